@@ -1,0 +1,36 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  scopes: string[];
+}
+
+@Injectable()
+export class UsersRepository {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async findByEmail(email: string): Promise<UserRow | null> {
+    const rows: UserRow[] = await this.dataSource.query(
+      `SELECT id, email, password_hash, scopes FROM auth.users WHERE lower(email) = lower($1)`,
+      [email],
+    );
+    return rows[0] ?? null;
+  }
+
+  async countAdmins(): Promise<number> {
+    const [row] = await this.dataSource.query(`SELECT count(*)::int AS n FROM auth.users WHERE 'admin' = ANY(scopes)`);
+    return row.n;
+  }
+
+  async upsertByEmail(user: UserRow): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO auth.users (id, email, password_hash, scopes) VALUES ($1, $2, $3, $4)
+       ON CONFLICT ((lower(email))) DO UPDATE SET password_hash = EXCLUDED.password_hash,
+         scopes = EXCLUDED.scopes, updated_at = now()`,
+      [user.id, user.email, user.password_hash, user.scopes],
+    );
+  }
+}

@@ -1,0 +1,5 @@
+export default {
+  displayName: 'delivery',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

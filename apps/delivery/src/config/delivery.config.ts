@@ -1,0 +1,5 @@
+import { encryptionConfigSpec } from '@vigil/platform';
+
+export const deliveryConfigSpec = {
+  ...encryptionConfigSpec,
+};

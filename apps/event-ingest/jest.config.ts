@@ -1,0 +1,5 @@
+export default {
+  displayName: 'event-ingest',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

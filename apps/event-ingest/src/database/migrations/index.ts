@@ -1,0 +1,5 @@
+import { messagingMigration } from '@vigil/messaging';
+import { EVENT_INGEST_SCHEMA } from '../schema';
+import { Events1760000000000 } from './1760000000000-events';
+
+export const eventIngestMigrations = [messagingMigration(EVENT_INGEST_SCHEMA, 1750000000000), Events1760000000000];

@@ -1,0 +1,27 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DatabaseModule } from '@vigil/database';
+import { MessagingModule } from '@vigil/messaging';
+import { PlatformModule, type ServiceContext } from '@vigil/platform';
+import { eventIngestMigrations } from './database/migrations';
+import { EVENT_INGEST_SCHEMA } from './database/schema';
+import { EventsController } from './events/events.controller';
+import { EventsRepository } from './events/events.repository';
+import { AuditIngestConsumer } from './ingest/audit-ingest.consumer';
+import { IngestController } from './ingest/ingest.controller';
+import { IngestService } from './ingest/ingest.service';
+
+@Module({})
+export class EventIngestModule {
+  static forRoot(context: ServiceContext<unknown>): DynamicModule {
+    return {
+      module: EventIngestModule,
+      imports: [
+        PlatformModule.forService(context),
+        DatabaseModule.forService({ schema: EVENT_INGEST_SCHEMA, migrations: eventIngestMigrations }),
+        MessagingModule.forService(),
+      ],
+      controllers: [IngestController, EventsController],
+      providers: [EventsRepository, IngestService, AuditIngestConsumer],
+    };
+  }
+}

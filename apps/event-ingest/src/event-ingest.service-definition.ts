@@ -1,0 +1,14 @@
+import type { ConfigOf, ServiceConfigBase, ServiceDefinition } from '@vigil/platform';
+import { eventIngestConfigSpec } from './config/event-ingest.config';
+import { EventIngestModule } from './event-ingest.module';
+
+export type EventIngestConfig = ConfigOf<typeof eventIngestConfigSpec> & ServiceConfigBase;
+
+export const eventIngestService: ServiceDefinition<typeof eventIngestConfigSpec> = {
+  name: 'event-ingest',
+  configSpec: eventIngestConfigSpec,
+  defaultPort: 3003,
+  rpcPort: 4003,
+  usesDatabase: true,
+  rootModule: (context) => EventIngestModule.forRoot(context),
+};

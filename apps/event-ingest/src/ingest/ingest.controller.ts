@@ -1,0 +1,18 @@
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+import { type IngestRequest, type IngestResponse, RpcPatterns } from '@vigil/contracts';
+import { DomainException, RpcPayload } from '@vigil/platform';
+import { IngestService } from './ingest.service';
+
+@Controller()
+export class IngestController {
+  constructor(@Inject(IngestService) private readonly ingest: IngestService) {}
+
+  @MessagePattern(RpcPatterns.events.ingest)
+  async ingestBatch(@RpcPayload() request: IngestRequest): Promise<IngestResponse> {
+    if (!Array.isArray(request?.records)) throw DomainException.validation([{ field: 'events', message: 'must be an array' }]);
+    const records = this.ingest.validate(request.records);
+    const ids = await this.ingest.ingest(records);
+    return { accepted: ids.length, ids };
+  }
+}

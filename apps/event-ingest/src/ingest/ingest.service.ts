@@ -1,0 +1,108 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  AuditEventCatalog,
+  type AuditEvent,
+  type AuditRecord,
+  auditRecordValidator,
+  type EventEnvelope,
+  type FieldError,
+  Topics,
+} from '@vigil/contracts';
+import { newId, riskScore } from '@vigil/domain';
+import { OutboxWriter } from '@vigil/messaging';
+import { DomainException } from '@vigil/platform';
+import { DataSource, type EntityManager } from 'typeorm';
+import { EventsRepository } from '../events/events.repository';
+
+export enum IngestErrorCode {
+  InvalidRecords = 'invalid_audit_records',
+}
+
+/** Turns audit records into stored, immutable audit events and announces them on `audit.events.v1`. */
+@Injectable()
+export class IngestService {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(EventsRepository) private readonly events: EventsRepository,
+    @Inject(OutboxWriter) private readonly outbox: OutboxWriter,
+  ) {}
+
+  /** All or nothing: one invalid record refuses the whole request (decisions.md). */
+  validate(records: unknown[], field = 'events'): AuditRecord[] {
+    const errors: FieldError[] = [];
+    const valid: AuditRecord[] = [];
+    records.forEach((record, i) => {
+      const result = auditRecordValidator.validate(record, `${field}[${i}]`);
+      if (result.ok) valid.push(result.value);
+      else errors.push(...result.errors);
+    });
+    if (errors.length) {
+      throw new DomainException(400, IngestErrorCode.InvalidRecords, 'Some audit records are invalid; none were stored.', errors.slice(0, 100));
+    }
+    return valid;
+  }
+
+  ingest(records: AuditRecord[]): Promise<string[]> {
+    return this.dataSource.transaction((manager) => this.store(manager, records));
+  }
+
+  /**
+   * Stores records inside the caller's transaction and returns their event ids in order. A record
+   * whose producer id was accepted before gets the id it was stored under and is not stored again.
+   */
+  async store(manager: EntityManager, records: AuditRecord[]): Promise<string[]> {
+    const processedAt = new Date();
+    const ids: string[] = [];
+    const candidates: AuditEvent[] = [];
+    const byProducerId = new Map<string, string>();
+    for (const record of records) {
+      const known = record.id ? byProducerId.get(record.id) : undefined;
+      if (known) {
+        ids.push(known);
+        continue;
+      }
+      const event = this.toEvent(record, processedAt);
+      if (record.id) byProducerId.set(record.id, event.id);
+      candidates.push(event);
+      ids.push(event.id);
+    }
+    const claims = candidates.filter((e) => e.producer_id).map((e) => ({ producerId: e.producer_id!, eventId: e.id }));
+    const earlier = await this.events.claimProducerIds(manager, claims);
+    const replaced = new Map<string, string>();
+    for (const event of candidates) {
+      const previous = event.producer_id ? earlier.get(event.producer_id) : undefined;
+      if (previous) replaced.set(event.id, previous);
+    }
+    const fresh = candidates.filter((e) => !replaced.has(e.id));
+    await this.events.insertMany(manager, fresh);
+    await this.outbox.enqueue(manager, Topics.auditEvents, fresh.map(toEnvelope));
+    return ids.map((id) => replaced.get(id) ?? id);
+  }
+
+  private toEvent(record: AuditRecord, processedAt: Date): AuditEvent {
+    const severity = record.severity ?? AuditEventCatalog[record.type];
+    const details = record.details ?? {};
+    return {
+      id: newId('event'),
+      type: record.type,
+      severity,
+      database_id: record.database_id,
+      timestamp: record.timestamp ? new Date(record.timestamp).toISOString() : processedAt.toISOString(),
+      processed_at: processedAt.toISOString(),
+      details,
+      context: { policy_id: null, rule_id: null, risk_score: riskScore(record.type, severity, details.query) },
+      producer_id: record.id ?? null,
+    };
+  }
+}
+
+function toEnvelope(event: AuditEvent): EventEnvelope<AuditEvent> {
+  return {
+    id: event.id,
+    type: event.type,
+    schema_version: 1,
+    occurred_at: event.timestamp,
+    key: event.database_id,
+    data: event,
+  };
+}

@@ -1,0 +1,38 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { type JsonWebKeySet, RpcPatterns } from '@vigil/contracts';
+import { RpcClients } from '../rpc/rpc-clients';
+
+const REFRESH_AT_MOST_EVERY_MS = 10_000;
+
+/**
+ * The auth service's public keys, kept in memory so a JWT is verified with no call per request.
+ * An unknown `kid` triggers one refresh (rate-limited), which is how key rotation reaches us.
+ */
+@Injectable()
+export class JwksCache {
+  private keys = new Map<string, KeyObject>();
+  private lastRefresh = 0;
+  private refreshing: Promise<void> | undefined;
+
+  constructor(@Inject(RpcClients) private readonly rpc: RpcClients) {}
+
+  async get(kid: string): Promise<KeyObject | undefined> {
+    const key = this.keys.get(kid);
+    if (key) return key;
+    if (Date.now() - this.lastRefresh < REFRESH_AT_MOST_EVERY_MS && this.keys.size) return undefined;
+    await (this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined)));
+    return this.keys.get(kid);
+  }
+
+  private async refresh() {
+    this.lastRefresh = Date.now();
+    const jwks = await this.rpc.auth.call<object, JsonWebKeySet>(RpcPatterns.auth.jwks, {});
+    const keys = new Map<string, KeyObject>();
+    for (const jwk of jwks.keys) {
+      if (jwk.alg !== 'ES256' || jwk.kty !== 'EC') continue;
+      keys.set(jwk.kid, createPublicKey({ key: jwk as never, format: 'jwk' }));
+    }
+    this.keys = keys;
+  }
+}

@@ -1,0 +1,13 @@
+import type { ConfigOf, ServiceConfigBase, ServiceDefinition } from '@vigil/platform';
+import { gatewayConfigSpec } from './config/gateway.config';
+import { GatewayModule } from './gateway.module';
+
+export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec> & ServiceConfigBase;
+
+export const gatewayService: ServiceDefinition<typeof gatewayConfigSpec> = {
+  name: 'gateway',
+  configSpec: gatewayConfigSpec,
+  defaultPort: 3000,
+  usesDatabase: false,
+  rootModule: (context) => GatewayModule.forRoot(context),
+};

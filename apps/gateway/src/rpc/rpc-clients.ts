@@ -1,0 +1,23 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { CONFIG, RpcClient } from '@vigil/platform';
+import type { GatewayConfig } from '../gateway.service-definition';
+
+/** One request-response client per service the gateway calls. */
+@Injectable()
+export class RpcClients implements OnApplicationShutdown {
+  readonly auth: RpcClient;
+  readonly policy: RpcClient;
+  readonly events: RpcClient;
+  readonly delivery: RpcClient;
+
+  constructor(@Inject(CONFIG) config: GatewayConfig) {
+    this.auth = new RpcClient('auth', config.AUTH_RPC_ADDRESS, config.RPC_TIMEOUT_MS);
+    this.policy = new RpcClient('policy', config.POLICY_RPC_ADDRESS, config.RPC_TIMEOUT_MS);
+    this.events = new RpcClient('event-ingest', config.EVENT_INGEST_RPC_ADDRESS, config.RPC_TIMEOUT_MS);
+    this.delivery = new RpcClient('delivery', config.DELIVERY_RPC_ADDRESS, config.RPC_TIMEOUT_MS);
+  }
+
+  async onApplicationShutdown() {
+    await Promise.all([this.auth, this.policy, this.events, this.delivery].map((c) => c.close()));
+  }
+}

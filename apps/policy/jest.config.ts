@@ -1,0 +1,5 @@
+export default {
+  displayName: 'policy',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

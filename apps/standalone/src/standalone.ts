@@ -1,0 +1,83 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { sharedMemoryBus } from '@vigil/messaging';
+import { createLogger, type Env, type RunningService, SecretBox, startService } from '@vigil/platform';
+import { authService } from '@vigil/service/auth';
+import { deliveryService } from '@vigil/service/delivery';
+import { eventIngestService } from '@vigil/service/event-ingest';
+import { gatewayService } from '@vigil/service/gateway';
+import { policyService } from '@vigil/service/policy';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
+
+export interface RunningSystem {
+  gatewayUrl: string;
+  services: RunningService[];
+  mode: { database: 'embedded' | 'external'; bus: 'memory' | 'kafka' };
+  stop(): Promise<void>;
+}
+
+const INTERNAL = [
+  { definition: authService, key: 'AUTH', http: 3001, rpc: 4001 },
+  { definition: policyService, key: 'POLICY', http: 3002, rpc: 4002 },
+  { definition: eventIngestService, key: 'EVENT_INGEST', http: 3003, rpc: 4003 },
+  { definition: deliveryService, key: 'DELIVERY', http: 3004, rpc: 4004 },
+] as const;
+
+function encryptionKey(dataDir: string): string {
+  const file = join(dataDir, 'encryption.key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const key = SecretBox.generateKey();
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return key;
+}
+
+/**
+ * The whole system in one process, the same services as in distributed mode: an embedded
+ * PostgreSQL when DATABASE_URL is unset, the in-process bus when KAFKA_BROKERS is unset.
+ * Internal services listen on 127.0.0.1 only; `<SERVICE>_PORT` / `<SERVICE>_RPC_PORT` move them.
+ */
+export async function startSystem(source: Env): Promise<RunningSystem> {
+  const logger = createLogger('standalone', source.LOG_LEVEL ?? 'info');
+  const dataDir = resolve(source.VIGIL_DATA_DIR ?? '.data');
+  let embedded: EmbeddedDatabase | undefined;
+  const env: Env = { ...source };
+  if (!env.DATABASE_URL) {
+    embedded = await startEmbeddedPostgres(dataDir, Number(env.EMBEDDED_POSTGRES_PORT ?? 5488), logger);
+    env.DATABASE_URL = embedded.url;
+  }
+  env.VIGIL_ENCRYPTION_KEYS ??= encryptionKey(dataDir);
+  const memoryBus = env.KAFKA_BROKERS ? undefined : sharedMemoryBus();
+  memoryBus?.pause();
+
+  const services: RunningService[] = [];
+  const stopAll = async () => {
+    // Gateway first (no new requests), then the rest in reverse start order.
+    for (const service of [...services].reverse()) await service.stop().catch((error) => logger.error({ err: error }, 'stop failed'));
+    await memoryBus?.close();
+    await embedded?.stop();
+  };
+  try {
+    const rpcAddresses: Env = {};
+    for (const { definition, key, http, rpc } of INTERNAL) {
+      const rpcPort = Number(env[`${key}_RPC_PORT`] ?? rpc);
+      rpcAddresses[`${key}_RPC_ADDRESS`] = `127.0.0.1:${rpcPort}`;
+      services.push(
+        await startService(
+          definition,
+          { ...env, HOST: '127.0.0.1', PORT: env[`${key}_PORT`] ?? String(http), RPC_HOST: '127.0.0.1', RPC_PORT: String(rpcPort) },
+        ),
+      );
+    }
+    services.push(await startService(gatewayService, { ...env, ...rpcAddresses }));
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+  memoryBus?.resume();
+  const gateway = services[services.length - 1]!;
+  const mode = { database: embedded ? ('embedded' as const) : ('external' as const), bus: memoryBus ? ('memory' as const) : ('kafka' as const) };
+  logger.info({ url: `http://localhost:${gateway.httpPort}`, ...mode }, 'Vigil is running');
+  return { gatewayUrl: `http://127.0.0.1:${gateway.httpPort}`, services, mode, stop: stopAll };
+}

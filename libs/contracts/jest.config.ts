@@ -1,0 +1,5 @@
+export default {
+  displayName: 'contracts',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

@@ -1,0 +1,24 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { createValidator } from '../validation';
+import { AuditDetailsSchema, DATABASE_ID_PATTERN } from './audit-record';
+import { AuditEventTypes, EventSeverities } from './catalog';
+
+/** A stored audit event, as event-ingest publishes it on `audit.events.v1` and the API returns it. */
+export const AuditEventSchema = Type.Object({
+  id: Type.String({ pattern: '^evt_' }),
+  type: Type.Union(AuditEventTypes.map((t) => Type.Literal(t))),
+  severity: Type.Union(EventSeverities.map((s) => Type.Literal(s))),
+  database_id: Type.String({ pattern: DATABASE_ID_PATTERN }),
+  timestamp: Type.String({ format: 'date-time' }),
+  processed_at: Type.String({ format: 'date-time' }),
+  details: AuditDetailsSchema,
+  context: Type.Object({
+    policy_id: Type.Union([Type.String(), Type.Null()]),
+    rule_id: Type.Union([Type.String(), Type.Null()]),
+    risk_score: Type.Integer({ minimum: 0, maximum: 100 }),
+  }),
+  producer_id: Type.Union([Type.String(), Type.Null()]),
+});
+
+export type AuditEvent = Static<typeof AuditEventSchema>;
+export const auditEventValidator = createValidator(AuditEventSchema);

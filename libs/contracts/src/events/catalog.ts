@@ -1,0 +1,43 @@
+/** Event severities of the events API (spec: Event). */
+export const EventSeverities = ['info', 'warning', 'critical'] as const;
+export type EventSeverity = (typeof EventSeverities)[number];
+
+/** The events API catalog with each type's default severity (spec: Event types). */
+export const AuditEventCatalog = {
+  'database.query': 'info',
+  'database.connection': 'info',
+  'database.disconnect': 'info',
+  'security.threat_detected': 'critical',
+  'security.anomaly': 'warning',
+  'security.privilege_escalation': 'critical',
+  'policy.violation': 'warning',
+  'policy.match': 'info',
+  'data.sensitive_access': 'warning',
+  'data.export': 'warning',
+  'user.login_failed': 'warning',
+  'user.login_success': 'info',
+} as const satisfies Record<string, EventSeverity>;
+
+export type AuditEventType = keyof typeof AuditEventCatalog;
+export const AuditEventTypes = Object.keys(AuditEventCatalog) as AuditEventType[];
+
+/** The webhook catalog (spec: Webhook event types, form B) with the group of each type. */
+export const WebhookEventCatalog = {
+  'alert.created': 'alerts',
+  'alert.resolved': 'alerts',
+  'alert.escalated': 'alerts',
+  'policy.violation': 'policies',
+  'policy.updated': 'policies',
+  'database.connected': 'databases',
+  'database.disconnected': 'databases',
+  'database.error': 'databases',
+  'audit.anomaly': 'audit',
+  'audit.sensitive_access': 'audit',
+  'report.generated': 'reports',
+} as const;
+
+export type WebhookEventType = keyof typeof WebhookEventCatalog;
+
+export function isAuditEventType(value: string): value is AuditEventType {
+  return Object.prototype.hasOwnProperty.call(AuditEventCatalog, value);
+}

@@ -1,0 +1,5 @@
+export default {
+  displayName: 'domain',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

@@ -1,0 +1,5 @@
+export default {
+  displayName: 'platform',
+  preset: '../../../jest.preset.js',
+  rootDir: '.',
+};

@@ -1,0 +1,180 @@
+/**
+ * Configuration is read from the environment once, at boot, into a typed object. Every bad or
+ * missing variable is reported together, by name, and the service refuses to start.
+ * Nothing outside a service's `config/` folder reads `process.env`.
+ */
+export type Env = Record<string, string | undefined>;
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+
+export interface Field<T> {
+  readonly description: string;
+  readonly secret: boolean;
+  parse(raw: string | undefined): Parsed<T>;
+}
+
+interface Common<T> {
+  default?: T;
+  description?: string;
+  secret?: boolean;
+}
+
+function field<T>(
+  opts: Common<T> & { optional?: boolean },
+  expected: string,
+  convert: (raw: string) => Parsed<T>,
+): Field<T> {
+  return {
+    description: opts.description ?? expected,
+    secret: opts.secret ?? false,
+    parse(raw) {
+      if (raw === undefined || raw.trim() === '') {
+        if (opts.default !== undefined) return { ok: true, value: opts.default };
+        if (opts.optional) return { ok: true, value: undefined as T };
+        return { ok: false, message: `is required (${expected})` };
+      }
+      return convert(raw.trim());
+    },
+  };
+}
+
+const shown = (raw: string) => (raw.length > 60 ? `${raw.slice(0, 57)}...` : raw);
+
+export const env = {
+  string: (opts: Common<string> & { minLength?: number } = {}) =>
+    field<string>(opts, 'a string', (raw) =>
+      opts.minLength && raw.length < opts.minLength
+        ? { ok: false, message: `must be at least ${opts.minLength} characters long` }
+        : { ok: true, value: raw },
+    ),
+  optionalString: (opts: Omit<Common<string>, 'default'> = {}) =>
+    field<string | undefined>({ ...opts, optional: true }, 'a string', (raw) => ({ ok: true, value: raw })),
+  int: (opts: Common<number> & { min?: number; max?: number } = {}) => {
+    const min = opts.min ?? Number.MIN_SAFE_INTEGER;
+    const max = opts.max ?? Number.MAX_SAFE_INTEGER;
+    return field<number>(opts, `an integer from ${min} to ${max}`, (raw) => {
+      const n = Number(raw);
+      if (!/^-?\d+$/.test(raw) || n < min || n > max) {
+        return { ok: false, message: `must be an integer from ${min} to ${max} (got "${shown(raw)}")` };
+      }
+      return { ok: true, value: n };
+    });
+  },
+  port: (opts: Common<number> = {}) => env.int({ min: 0, max: 65535, ...opts }),
+  bool: (opts: Common<boolean> = {}) =>
+    field<boolean>(opts, 'true or false', (raw) => {
+      const v = raw.toLowerCase();
+      if (['true', '1', 'yes'].includes(v)) return { ok: true, value: true };
+      if (['false', '0', 'no'].includes(v)) return { ok: true, value: false };
+      return { ok: false, message: `must be true or false (got "${shown(raw)}")` };
+    }),
+  oneOf: <const V extends string>(values: readonly V[], opts: Common<V> = {}) =>
+    field<V>(opts, `one of ${values.join(', ')}`, (raw) =>
+      (values as readonly string[]).includes(raw)
+        ? { ok: true, value: raw as V }
+        : { ok: false, message: `must be one of ${values.join(', ')} (got "${shown(raw)}")` },
+    ),
+  url: (protocols: string[], opts: Common<string> & { optional?: boolean } = {}) =>
+    field<string>(opts, `a URL (${protocols.join(', ')})`, (raw) => {
+      try {
+        const u = new URL(raw);
+        if (!protocols.includes(u.protocol.replace(/:$/, ''))) {
+          return { ok: false, message: `must use ${protocols.join(' or ')} (got ${u.protocol})` };
+        }
+        return { ok: true, value: raw };
+      } catch {
+        return { ok: false, message: 'must be a valid URL' };
+      }
+    }),
+  /** Comma-separated list, e.g. `KAFKA_BROKERS=host1:9092,host2:9092`. */
+  list: (opts: Common<string[]> & { optional?: boolean; item?: RegExp; itemDescription?: string } = {}) =>
+    field<string[]>(opts, 'a comma-separated list', (raw) => {
+      const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+      const bad = opts.item ? items.filter((i) => !opts.item!.test(i)) : [];
+      if (bad.length) {
+        return { ok: false, message: `has invalid items ${bad.map((b) => `"${shown(b)}"`).join(', ')} (each must be ${opts.itemDescription ?? 'valid'})` };
+      }
+      return { ok: true, value: items };
+    }),
+  /** host:port */
+  address: (opts: Common<string> = {}) =>
+    field<string>(opts, 'host:port', (raw) =>
+      /^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/.test(raw)
+        ? { ok: true, value: raw }
+        : { ok: false, message: `must be host:port (got "${shown(raw)}")` },
+    ),
+};
+
+export type ConfigSpec = Record<string, Field<unknown>>;
+export type ConfigOf<S extends ConfigSpec> = { [K in keyof S]: S[K] extends Field<infer T> ? T : never };
+
+export class ConfigError extends Error {
+  constructor(
+    readonly service: string,
+    readonly problems: { variable: string; message: string }[],
+  ) {
+    super(
+      `${service}: invalid configuration, refusing to start:\n` +
+        problems.map((p) => `  - ${p.variable} ${p.message}`).join('\n'),
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig<S extends ConfigSpec>(service: string, spec: S, source: Env): ConfigOf<S> {
+  const out: Record<string, unknown> = {};
+  const problems: { variable: string; message: string }[] = [];
+  for (const [name, f] of Object.entries(spec)) {
+    const parsed = f.parse(source[name]);
+    if (parsed.ok) out[name] = parsed.value;
+    else problems.push({ variable: name, message: parsed.message });
+  }
+  if (problems.length) throw new ConfigError(service, problems);
+  return out as ConfigOf<S>;
+}
+
+const brokerAddress = /^[A-Za-z0-9.\-_]+:\d{1,5}$/;
+
+/** Variables every service reads. */
+export const commonConfigSpec = {
+  NODE_ENV: env.oneOf(['development', 'production', 'test'] as const, { default: 'development' }),
+  LOG_LEVEL: env.oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, { default: 'info' }),
+  KAFKA_BROKERS: env.list({
+    optional: true,
+    item: brokerAddress,
+    itemDescription: 'host:port',
+    description: 'Kafka bootstrap brokers; unset = in-process bus (standalone only)',
+  }),
+  KAFKA_CLIENT_ID: env.string({ default: 'vigil' }),
+  /** Prefix for every topic and consumer group: lets several installations (or test runs) share a cluster. */
+  KAFKA_TOPIC_PREFIX: env.string({ default: '' }),
+  /** How long readiness reports false before the service stops taking traffic on SIGTERM. */
+  SHUTDOWN_DRAIN_MS: env.int({ min: 0, max: 60_000, default: 0 }),
+  OUTBOX_POLL_MS: env.int({ min: 10, max: 60_000, default: 200 }),
+};
+export type CommonConfig = ConfigOf<typeof commonConfigSpec>;
+
+/** Variables of services that own a database schema. */
+export const databaseConfigSpec = {
+  DATABASE_URL: env.url(['postgres', 'postgresql'], {
+    description: 'PostgreSQL connection URL; required unless the standalone launcher provides one',
+  }),
+  DATABASE_POOL_SIZE: env.int({ min: 1, max: 200, default: 10 }),
+  /** Run this service's migrations at start (under an advisory lock). Off when a migrations Job runs them. */
+  MIGRATE_ON_START: env.bool({ default: true }),
+};
+export type DatabaseConfig = ConfigOf<typeof databaseConfigSpec>;
+
+/** Variables of services that keep secrets at rest. */
+export const encryptionConfigSpec = {
+  /**
+   * Keys for secrets at rest: comma-separated base64 32-byte keys, the first one current
+   * (add a new key in front to rotate). The standalone launcher generates one in its data folder.
+   */
+  VIGIL_ENCRYPTION_KEYS: env.list({
+    item: /^[A-Za-z0-9+/]{43}=$/,
+    itemDescription: 'a base64-encoded 32-byte key (openssl rand -base64 32)',
+    secret: true,
+  }),
+};
+

@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import express from 'express';
+import type { Registry } from 'prom-client';
+import { CommonErrorCode } from '../errors/domain.exception';
+import { writeProblem } from '../errors/problem.filter';
+import { sanitizeCorrelationId, withCorrelationId } from '../logging/correlation';
+import type { Logger } from '../logging/logger';
+import { httpMetrics } from '../metrics/metrics';
+
+/**
+ * First middleware of every service: takes (or mints) the correlation id, echoes it in
+ * X-Correlation-ID, runs the request under it, and records a log line and latency per request.
+ */
+export function correlationMiddleware(logger: Logger, registry: Registry) {
+  const { duration } = httpMetrics(registry);
+  return (req: Request, res: Response, next: NextFunction) => {
+    const correlationId = sanitizeCorrelationId(req.header('x-correlation-id')) ?? randomUUID();
+    res.setHeader('X-Correlation-ID', correlationId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = (req.route as { path?: string } | undefined)?.path;
+      const routeLabel = route ? `${req.baseUrl}${route}` : 'unmatched';
+      duration.observe({ method: req.method, route: routeLabel, status: String(res.statusCode) }, seconds);
+      if (!req.path.startsWith('/health') && req.path !== '/metrics') {
+        logger.info(
+          { correlation_id: correlationId, method: req.method, route: routeLabel, status: res.statusCode, ms: Math.round(seconds * 1000) },
+          'request',
+        );
+      }
+    });
+    withCorrelationId(correlationId, () => next());
+  };
+}
+
+/**
+ * JSON and form bodies, with parse and size errors answered as problem documents (the stock
+ * body parser answers them as HTML).
+ */
+export function bodyParsers(logger: Logger, jsonLimit: string) {
+  const json = express.json({ limit: jsonLimit, strict: false });
+  const form = express.urlencoded({ extended: false, limit: '64kb' });
+  return (req: Request, res: Response, next: NextFunction) => {
+    const parser = req.is('application/x-www-form-urlencoded') ? form : json;
+    parser(req, res, (error?: unknown) => {
+      if (!error) return next();
+      const type = (error as { type?: string }).type;
+      if (type === 'entity.too.large') {
+        return writeProblem(req, res, { status: 413, code: CommonErrorCode.PayloadTooLarge, detail: `The body is larger than ${jsonLimit}.` }, logger);
+      }
+      if (type === 'entity.parse.failed') {
+        return writeProblem(req, res, { status: 400, code: CommonErrorCode.MalformedJson, detail: 'The body is not valid JSON.', errors: [] }, logger);
+      }
+      return writeProblem(req, res, { status: 400, code: CommonErrorCode.ValidationFailed, detail: 'The body could not be read.', errors: [] }, logger);
+    });
+  };
+}

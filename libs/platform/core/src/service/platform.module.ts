@@ -1,0 +1,31 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { ProblemDetailsFilter } from '../errors/problem.filter';
+import { Registry } from 'prom-client';
+import { HealthController } from '../health/health.controller';
+import { Readiness } from '../health/readiness';
+import { MetricsController } from '../metrics/metrics.controller';
+import { RpcCorrelationInterceptor } from '../rpc/rpc';
+import { CONFIG, LOGGER, SERVICE_CONTEXT, type ServiceContext } from './service-context';
+
+/** Health, metrics, logger and configuration for one service; imported once by its root module. */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forService(context: ServiceContext<unknown>): DynamicModule {
+    return {
+      module: PlatformModule,
+      controllers: [HealthController, MetricsController],
+      providers: [
+        { provide: SERVICE_CONTEXT, useValue: context },
+        { provide: CONFIG, useValue: context.config },
+        { provide: LOGGER, useValue: context.logger },
+        { provide: Readiness, useValue: context.readiness },
+        { provide: Registry, useValue: context.metrics },
+        { provide: APP_INTERCEPTOR, useClass: RpcCorrelationInterceptor },
+        { provide: APP_FILTER, useFactory: () => new ProblemDetailsFilter(context.logger) },
+      ],
+      exports: [SERVICE_CONTEXT, CONFIG, LOGGER, Readiness, Registry],
+    };
+  }
+}

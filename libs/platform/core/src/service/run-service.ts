@@ -1,0 +1,140 @@
+import type { Server } from 'node:http';
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
+import { commonConfigSpec, databaseConfigSpec, type ConfigOf, ConfigError, type ConfigSpec, env, type Env, loadConfig } from '../config/config';
+import { Readiness } from '../health/readiness';
+import { createLogger, NestPinoLogger, type Logger } from '../logging/logger';
+import { createMetricsRegistry } from '../metrics/metrics';
+import { createValidationPipe } from '../errors/validation.pipe';
+import { bodyParsers, correlationMiddleware } from './http-pipeline';
+import type { ServiceContext, ServiceDefinition } from './service-context';
+
+export interface RunningService {
+  name: string;
+  app: INestApplication;
+  context: ServiceContext<unknown>;
+  httpPort: number;
+  /** Graceful stop: readiness false, stop taking requests, finish in-flight work, close. */
+  stop(): Promise<void>;
+}
+
+function fullSpec(definition: ServiceDefinition) {
+  return {
+    ...commonConfigSpec,
+    ...(definition.usesDatabase ? databaseConfigSpec : {}),
+    HOST: env.string({ default: '0.0.0.0' }),
+    PORT: env.port({ default: definition.defaultPort }),
+    RPC_HOST: env.string({ default: '0.0.0.0' }),
+    RPC_PORT: env.port({ default: definition.rpcPort ?? 0 }),
+    ...definition.configSpec,
+  } satisfies ConfigSpec;
+}
+
+/** Validates the configuration of a service without starting it (throws ConfigError). */
+export function loadServiceConfig<S extends ConfigSpec>(definition: ServiceDefinition<S>, source: Env) {
+  // Services without a database never read DATABASE_*; the type stays uniform for the rest.
+  return loadConfig(definition.name, fullSpec(definition as ServiceDefinition), source) as unknown as ConfigOf<S> &
+    ServiceContext['config'];
+}
+
+export async function startService<S extends ConfigSpec>(
+  definition: ServiceDefinition<S>,
+  source: Env,
+): Promise<RunningService> {
+  const config = loadServiceConfig(definition, source);
+  const logger = createLogger(definition.name, config.LOG_LEVEL);
+  const context: ServiceContext<ConfigOf<S>> = {
+    name: definition.name,
+    config,
+    logger,
+    readiness: new Readiness(),
+    metrics: createMetricsRegistry(definition.name),
+  };
+  const app = await NestFactory.create(definition.rootModule(context) as never, {
+    logger: new NestPinoLogger(logger),
+    bodyParser: false,
+    abortOnError: false,
+  });
+  app.use(correlationMiddleware(logger, context.metrics));
+  app.use(bodyParsers(logger, '1100kb'));
+  app.useGlobalPipes(createValidationPipe());
+  const express = app.getHttpAdapter().getInstance() as { disable(setting: string): void; set(k: string, v: unknown): void };
+  express.disable('x-powered-by');
+  express.set('trust proxy', 'loopback');
+
+  if (definition.rpcPort !== undefined) {
+    app.connectMicroservice<MicroserviceOptions>(
+      { transport: Transport.TCP, options: { host: config.RPC_HOST, port: config.RPC_PORT } },
+      { inheritAppConfig: true },
+    );
+    await app.startAllMicroservices();
+  }
+  await app.listen(config.PORT, config.HOST);
+  const server = app.getHttpServer() as Server;
+  const address = server.address();
+  const httpPort = typeof address === 'object' && address ? address.port : config.PORT;
+  logger.info({ port: httpPort, rpc_port: definition.rpcPort !== undefined ? config.RPC_PORT : undefined }, 'service started');
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      context.readiness.markShuttingDown();
+      logger.info({ drain_ms: config.SHUTDOWN_DRAIN_MS }, 'shutting down');
+      if (config.SHUTDOWN_DRAIN_MS > 0) await new Promise((r) => setTimeout(r, config.SHUTDOWN_DRAIN_MS));
+      // Stop accepting connections first; in-flight requests finish, then consumers and relays
+      // stop in the modules' shutdown hooks (offsets committed), then pools close.
+      server.close();
+      server.closeIdleConnections?.();
+      await app.close();
+      logger.info('stopped');
+    })());
+  return { name: definition.name, app, context, httpPort, stop };
+}
+
+/**
+ * Process entry point of one service: validates configuration (naming every bad variable, then
+ * exit 1), starts it, and stops it gracefully on SIGTERM/SIGINT.
+ */
+export async function runServiceMain<S extends ConfigSpec>(definition: ServiceDefinition<S>): Promise<void> {
+  let running: RunningService;
+  try {
+    running = await startService(definition, process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    process.stderr.write(`${definition.name}: failed to start: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.exit(1);
+  }
+  installShutdown([running], running.context.logger);
+}
+
+/** Stops the given services in order on SIGTERM/SIGINT, then exits; a second signal forces exit. */
+export function installShutdown(services: { stop(): Promise<void> }[], logger: Logger, after?: () => Promise<void>) {
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    signalled = true;
+    logger.info({ signal }, 'signal received');
+    void (async () => {
+      let code = 0;
+      for (const service of services) {
+        try {
+          await service.stop();
+        } catch (error) {
+          code = 1;
+          logger.error({ err: error }, 'error during shutdown');
+        }
+      }
+      await after?.().catch((error) => logger.error({ err: error }, 'error during shutdown'));
+      process.exit(code);
+    })();
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

@@ -1,0 +1,42 @@
+import type { Registry } from 'prom-client';
+import type { CommonConfig, ConfigOf, ConfigSpec, DatabaseConfig } from '../config/config';
+import type { Logger } from '../logging/logger';
+import type { Readiness } from '../health/readiness';
+
+export const SERVICE_CONTEXT = Symbol('SERVICE_CONTEXT');
+export const LOGGER = Symbol('LOGGER');
+export const CONFIG = Symbol('CONFIG');
+
+export type ServiceName = 'gateway' | 'auth' | 'policy' | 'event-ingest' | 'delivery';
+
+export interface ServiceConfigBase extends CommonConfig, DatabaseConfig {
+  HOST: string;
+  PORT: number;
+  RPC_HOST: string;
+  RPC_PORT: number;
+}
+
+export interface ServiceContext<C = ServiceConfigBase> {
+  name: ServiceName;
+  config: C & ServiceConfigBase;
+  logger: Logger;
+  readiness: Readiness;
+  metrics: Registry;
+}
+
+/**
+ * What a service is, independent of how it is run: `main.ts` runs one definition in its own
+ * process; the standalone launcher runs all five in one process. Same code path either way.
+ */
+export interface ServiceDefinition<S extends ConfigSpec = ConfigSpec> {
+  name: ServiceName;
+  /** Service-specific variables, on top of the common ones. */
+  configSpec: S;
+  defaultPort: number;
+  /** Set when the service answers request-response calls over TCP. */
+  rpcPort?: number;
+  /** False for services without a schema of their own (the gateway). */
+  usesDatabase: boolean;
+  /** The root module, built from the validated configuration. */
+  rootModule(context: ServiceContext<ConfigOf<S>>): unknown;
+}

@@ -1,0 +1,74 @@
+import { DataSource, type EntityManager, type MixedList } from 'typeorm';
+
+export interface ServiceDatabaseOptions {
+  url: string;
+  /** The service's own schema: every table it owns lives there, and nothing else. */
+  schema: string;
+  entities?: MixedList<Function>;
+  migrations: MixedList<Function>;
+  poolSize: number;
+  applicationName: string;
+}
+
+export function createServiceDataSource(options: ServiceDatabaseOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url: options.url,
+    schema: options.schema,
+    entities: options.entities ?? [],
+    migrations: options.migrations,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: false,
+    applicationName: options.applicationName,
+    extra: {
+      max: options.poolSize,
+      // A statement stuck behind a lock must not hold a request forever.
+      statement_timeout: 30_000,
+      idle_in_transaction_session_timeout: 60_000,
+    },
+  });
+}
+
+export function quoteIdent(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unsafe SQL identifier: ${name}`);
+  return `"${name}"`;
+}
+
+/**
+ * Runs the service's migrations once, even when several replicas start together: a session-level
+ * advisory lock per schema serialises them, and each migration runs in its own transaction.
+ */
+export async function runMigrations(dataSource: DataSource, schema: string): Promise<string[]> {
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  const lockKey = `vigil:migrations:${schema}`;
+  try {
+    await runner.query('SELECT pg_advisory_lock(hashtext($1))', [lockKey]);
+    await runner.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    const applied = await dataSource.runMigrations({ transaction: 'each' });
+    return applied.map((m) => m.name);
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [lockKey]).catch(() => undefined);
+    await runner.release();
+  }
+}
+
+export async function pingDatabase(dataSource: DataSource): Promise<boolean> {
+  if (!dataSource.isInitialized) return false;
+  await dataSource.query('SELECT 1');
+  return true;
+}
+
+/** Transaction helper that reads better at call sites than `dataSource.transaction`. */
+export function inTransaction<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  return dataSource.transaction(work);
+}
+
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const e = error as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
+  const code = e?.code ?? e?.driverError?.code;
+  const name = e?.constraint ?? e?.driverError?.constraint;
+  return code === '23505' && (constraint === undefined || name === constraint);
+}

@@ -1,0 +1,3 @@
+export * from './data-source';
+export * from './event-store';
+export * from './database.module';

@@ -1,0 +1,199 @@
+import { deadLetterTopic, MessageHeaders } from '@vigil/contracts';
+import { pingDatabase, quoteIdent } from '@vigil/database';
+import { type Logger, withCorrelationId } from '@vigil/platform';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { IncomingMessage, MessageBus, Subscription } from './bus';
+
+export type Decoded<T> = { ok: true; messageId: string; value: T } | { ok: false; reason: string };
+
+export interface ConsumedMessage<T> {
+  messageId: string;
+  value: T;
+  message: IncomingMessage;
+}
+
+export interface InboxConsumerOptions<T> {
+  /** Unique per consuming feature; the consumer group id and the inbox's consumer column. */
+  name: string;
+  topics: string[];
+  /** Parses and validates one message. What fails goes to the topic's dead-letter topic. */
+  decode(message: IncomingMessage): Decoded<T>;
+  /**
+   * Applies the messages' effects inside the transaction that also records them in the inbox.
+   * Receives only messages not seen before, in order.
+   */
+  handle(manager: EntityManager, messages: ConsumedMessage<T>[]): Promise<void>;
+  /** Attempts of a batch before its messages are tried one by one and poison ones dead-lettered. */
+  maxAttempts?: number;
+  maxBatchSize?: number;
+}
+
+export interface InboxConsumerDeps {
+  bus: MessageBus;
+  dataSource: DataSource;
+  schema: string;
+  logger: Logger;
+}
+
+class DatabaseUnavailable extends Error {}
+
+/**
+ * At-least-once in, exactly-once effect: each batch's effects and its message ids are written in
+ * one transaction (ids already in the inbox are skipped), and the bus commits offsets only after
+ * that transaction. Invalid messages and messages that keep failing on their own are published to
+ * `<topic>.dlq` with the reason before their offset is committed, so nothing is dropped silently
+ * and one bad message never blocks its partition.
+ */
+export class InboxConsumer<T> {
+  private subscription: Subscription | undefined;
+  private readonly inbox: string;
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly deps: InboxConsumerDeps,
+    private readonly options: InboxConsumerOptions<T>,
+  ) {
+    this.inbox = `${quoteIdent(deps.schema)}.inbox`;
+    this.logger = deps.logger.child({ consumer: options.name });
+  }
+
+  async start(): Promise<void> {
+    this.subscription = await this.deps.bus.subscribe({
+      groupId: this.options.name,
+      topics: this.options.topics,
+      maxBatchSize: this.options.maxBatchSize,
+      handler: (messages) => this.processBatch(messages),
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.subscription?.stop();
+    this.subscription = undefined;
+  }
+
+  /** One batch of one partition, in offset order. Public for tests that drive it directly. */
+  async processBatch(messages: IncomingMessage[]): Promise<void> {
+    const valid: ConsumedMessage<T>[] = [];
+    const rejected: { message: IncomingMessage; reason: string }[] = [];
+    for (const message of messages) {
+      let decoded: Decoded<T>;
+      try {
+        decoded = this.options.decode(message);
+      } catch (error) {
+        decoded = { ok: false, reason: `decode failed: ${(error as Error).message}` };
+      }
+      if (decoded.ok) valid.push({ messageId: decoded.messageId, value: decoded.value, message });
+      else rejected.push({ message, reason: decoded.reason });
+    }
+    await this.deadLetter(rejected);
+    if (!valid.length) return;
+
+    try {
+      await this.withRetries(() => this.apply(valid), this.options.maxAttempts ?? 4);
+      return;
+    } catch (error) {
+      if (error instanceof DatabaseUnavailable) throw error;
+      if (valid.length === 1) {
+        await this.deadLetter([{ message: valid[0]!.message, reason: `handler failed: ${(error as Error).message}` }]);
+        return;
+      }
+      this.logger.warn({ err: error, size: valid.length }, 'batch keeps failing; isolating messages');
+    }
+    // Isolation: one by one, so a poison message cannot hold the rest of the partition.
+    for (const item of valid) {
+      try {
+        await this.withRetries(() => this.apply([item]), 2);
+      } catch (error) {
+        if (error instanceof DatabaseUnavailable) throw error;
+        await this.deadLetter([{ message: item.message, reason: `handler failed: ${(error as Error).message}` }]);
+      }
+    }
+  }
+
+  private async apply(items: ConsumedMessage<T>[]): Promise<void> {
+    const unique = new Map<string, ConsumedMessage<T>>();
+    for (const item of items) if (!unique.has(item.messageId)) unique.set(item.messageId, item);
+    const ids = [...unique.keys()];
+    await this.deps.dataSource.transaction(async (manager) => {
+      const inserted: { message_id: string }[] = await manager.query(
+        `INSERT INTO ${this.inbox} (consumer, message_id) SELECT $1, unnest($2::text[])
+         ON CONFLICT DO NOTHING RETURNING message_id`,
+        [this.options.name, ids],
+      );
+      const fresh = new Set(inserted.map((r) => r.message_id));
+      const todo = [...unique.values()].filter((i) => fresh.has(i.messageId));
+      if (todo.length < unique.size) {
+        this.logger.info({ duplicates: unique.size - todo.length }, 'skipped redelivered messages');
+      }
+      if (!todo.length) return;
+      const correlationId = todo[0]!.message.headers[MessageHeaders.correlationId];
+      await withCorrelationId(correlationId, () => this.options.handle(manager, todo));
+    });
+  }
+
+  private async withRetries(work: () => Promise<void>, attempts: number): Promise<void> {
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      try {
+        await work();
+        return;
+      } catch (error) {
+        lastError = error;
+        if (attempt < attempts) {
+          const delay = Math.min(100 * 2 ** (attempt - 1), 2000) * (0.5 + Math.random());
+          await new Promise((r) => setTimeout(r, delay));
+        }
+      }
+    }
+    // A failure that is really the database being away is not the messages' fault: redeliver later.
+    const up = await pingDatabase(this.deps.dataSource).catch(() => false);
+    if (!up) throw new DatabaseUnavailable(`database unavailable: ${(lastError as Error)?.message}`);
+    throw lastError;
+  }
+
+  private async deadLetter(items: { message: IncomingMessage; reason: string }[]): Promise<void> {
+    if (!items.length) return;
+    const byTopic = new Map<string, { key: string | null; value: string; headers: Record<string, string> }[]>();
+    for (const { message, reason } of items) {
+      this.logger.warn(
+        { topic: message.topic, partition: message.partition, offset: message.offset, reason },
+        'message dead-lettered',
+      );
+      const list = byTopic.get(message.topic) ?? [];
+      list.push({
+        key: message.key,
+        value: message.value,
+        headers: {
+          ...message.headers,
+          [MessageHeaders.deadLetterReason]: reason.slice(0, 2000),
+          [MessageHeaders.deadLetterTopic]: message.topic,
+          [MessageHeaders.deadLetterPartition]: String(message.partition),
+          [MessageHeaders.deadLetterOffset]: message.offset,
+          [MessageHeaders.deadLetterConsumer]: this.options.name,
+        },
+      });
+      byTopic.set(message.topic, list);
+    }
+    await this.deps.bus.publish([...byTopic].map(([topic, messages]) => ({ topic: deadLetterTopic(topic), messages })));
+  }
+}
+
+/** Decodes a JSON message whose id travels in the message-id header. */
+export function jsonWithHeaderId<T>(
+  message: IncomingMessage,
+  validate: (value: unknown) => { ok: true; value: T } | { ok: false; errors: { field: string; message: string }[] },
+): Decoded<T> {
+  const messageId = message.headers[MessageHeaders.messageId];
+  if (!messageId) return { ok: false, reason: `missing header ${MessageHeaders.messageId}` };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(message.value);
+  } catch {
+    return { ok: false, reason: 'value is not valid JSON' };
+  }
+  const result = validate(parsed);
+  if (!result.ok) {
+    return { ok: false, reason: `invalid: ${result.errors.map((e) => `${e.field}: ${e.message}`).join('; ')}` };
+  }
+  return { ok: true, messageId, value: result.value };
+}

@@ -1,0 +1,6 @@
+export * from './bus';
+export * from './memory-bus';
+export * from './kafka-bus';
+export * from './outbox';
+export * from './consumer';
+export * from './messaging.module';

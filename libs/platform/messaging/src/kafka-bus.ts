@@ -1,0 +1,183 @@
+import type { TopicSpec } from '@vigil/contracts';
+import type { Logger } from '@vigil/platform';
+import { type Admin, type Consumer, Kafka, logLevel, type Producer } from 'kafkajs';
+import type { IncomingMessage, MessageBus, SubscribeOptions, Subscription, TopicMessages } from './bus';
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  /** Prepended to every topic and group id (several installations or test runs on one cluster). */
+  prefix: string;
+  logger: Logger;
+  /** Partitions one consumer works on concurrently. */
+  partitionsConsumedConcurrently?: number;
+}
+
+const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
+  [logLevel.ERROR]: 'error',
+  [logLevel.WARN]: 'warn',
+  [logLevel.INFO]: 'info',
+  [logLevel.DEBUG]: 'debug',
+};
+
+function headersOf(raw: Record<string, unknown> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw ?? {})) {
+    if (v === undefined || v === null) continue;
+    out[k] = Buffer.isBuffer(v) ? v.toString('utf8') : Array.isArray(v) ? String(v[0]) : String(v);
+  }
+  return out;
+}
+
+/**
+ * Kafka through kafkajs. This file is the only place in Vigil that imports a Kafka client, so the
+ * client can be replaced without touching services (lint enforces it).
+ */
+export class KafkaBus implements MessageBus {
+  readonly kind = 'kafka' as const;
+  private readonly kafka: Kafka;
+  private producer: Producer | undefined;
+  private producerReady: Promise<Producer> | undefined;
+  private admin: Admin | undefined;
+  private adminReady: Promise<Admin> | undefined;
+  private readonly consumers = new Set<Consumer>();
+
+  constructor(private readonly options: KafkaBusOptions) {
+    const logger = options.logger.child({ component: 'kafka' });
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      connectionTimeout: 3000,
+      requestTimeout: 30000,
+      retry: { initialRetryTime: 200, retries: 8 },
+      logLevel: logLevel.WARN,
+      logCreator: () => ({ level, log }) => {
+        const { message, ...extra } = log;
+        logger[LEVELS[level] ?? 'info']({ ...extra, kafka_namespace: log.namespace }, String(message));
+      },
+    });
+  }
+
+  private topic(name: string): string {
+    return `${this.options.prefix}${name}`;
+  }
+
+  private logical(name: string): string {
+    return name.startsWith(this.options.prefix) ? name.slice(this.options.prefix.length) : name;
+  }
+
+  private getProducer(): Promise<Producer> {
+    this.producerReady ??= (async () => {
+      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+      await producer.connect();
+      this.producer = producer;
+      return producer;
+    })().catch((error) => {
+      this.producerReady = undefined;
+      throw error;
+    });
+    return this.producerReady;
+  }
+
+  private getAdmin(): Promise<Admin> {
+    this.adminReady ??= (async () => {
+      const admin = this.kafka.admin();
+      await admin.connect();
+      this.admin = admin;
+      return admin;
+    })().catch((error) => {
+      this.adminReady = undefined;
+      throw error;
+    });
+    return this.adminReady;
+  }
+
+  async publish(batches: TopicMessages[]): Promise<void> {
+    const nonEmpty = batches.filter((b) => b.messages.length);
+    if (!nonEmpty.length) return;
+    const producer = await this.getProducer();
+    await producer.sendBatch({
+      acks: -1,
+      topicMessages: nonEmpty.map((b) => ({
+        topic: this.topic(b.topic),
+        messages: b.messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
+      })),
+    });
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    const consumer = this.kafka.consumer({
+      groupId: this.topic(options.groupId),
+      sessionTimeout: 30_000,
+      rebalanceTimeout: 60_000,
+      heartbeatInterval: 3_000,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: 100,
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics: options.topics.map((t) => this.topic(t)), fromBeginning: true });
+    const maxBatch = options.maxBatchSize ?? 500;
+    await consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 3,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        const topic = this.logical(batch.topic);
+        for (let i = 0; i < batch.messages.length; i += maxBatch) {
+          if (!isRunning() || isStale()) return;
+          const chunk = batch.messages.slice(i, i + maxBatch);
+          const messages: IncomingMessage[] = chunk.map((m) => ({
+            topic,
+            partition: batch.partition,
+            offset: m.offset,
+            key: m.key ? m.key.toString('utf8') : null,
+            value: m.value ? m.value.toString('utf8') : '',
+            headers: headersOf(m.headers as Record<string, unknown>),
+          }));
+          await options.handler(messages, { heartbeat });
+          const last = chunk[chunk.length - 1]!.offset;
+          resolveOffset(last);
+          // Committed only after the handler's transaction: a crash before this line means
+          // redelivery, which the consumer's inbox turns into a no-op.
+          await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() }]);
+          await heartbeat();
+        }
+      },
+    });
+    this.consumers.add(consumer);
+    return {
+      stop: async () => {
+        this.consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
+
+  async ensureTopics(specs: readonly TopicSpec[]): Promise<void> {
+    const admin = await this.getAdmin();
+    const existing = new Set(await admin.listTopics());
+    const missing = specs.filter((s) => !existing.has(this.topic(s.name)));
+    if (!missing.length) return;
+    await admin.createTopics({
+      waitForLeaders: true,
+      topics: missing.map((s) => ({
+        topic: this.topic(s.name),
+        numPartitions: s.partitions,
+        replicationFactor: -1,
+        configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
+      })),
+    });
+  }
+
+  async ping(): Promise<boolean> {
+    const admin = await this.getAdmin();
+    await admin.describeCluster();
+    return true;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.consumers].map((c) => c.disconnect()));
+    this.consumers.clear();
+    await Promise.allSettled([this.producer?.disconnect(), this.admin?.disconnect()]);
+  }
+}

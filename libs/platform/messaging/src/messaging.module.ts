@@ -1,0 +1,112 @@
+import {
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleDestroy,
+  Optional,
+} from '@nestjs/common';
+import { TopicSpecs, type TopicSpec } from '@vigil/contracts';
+import { DATABASE_SCHEMA } from '@vigil/database';
+import { SERVICE_CONTEXT, type ServiceContext } from '@vigil/platform';
+import { DataSource } from 'typeorm';
+import type { MessageBus } from './bus';
+import { InboxConsumer, type InboxConsumerOptions } from './consumer';
+import { KafkaBus } from './kafka-bus';
+import { sharedMemoryBus } from './memory-bus';
+import { OutboxRelay, OutboxWriter } from './outbox';
+
+export const MESSAGE_BUS = Symbol('MESSAGE_BUS');
+
+export function createBus(context: ServiceContext): MessageBus {
+  const { config, logger } = context;
+  if (config.KAFKA_BROKERS?.length) {
+    return new KafkaBus({
+      brokers: config.KAFKA_BROKERS,
+      clientId: `${config.KAFKA_CLIENT_ID}-${context.name}`,
+      prefix: config.KAFKA_TOPIC_PREFIX,
+      logger,
+    });
+  }
+  return sharedMemoryBus();
+}
+
+/**
+ * Owns the service's messaging lifecycle: consumers start after every module is ready and stop
+ * first at shutdown (committing what they finished); the relay stops next, draining the outbox;
+ * the bus closes last.
+ */
+@Injectable()
+export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown, OnApplicationShutdown {
+  private readonly consumers: InboxConsumer<unknown>[] = [];
+  readonly relay: OutboxRelay | undefined;
+
+  constructor(
+    @Inject(MESSAGE_BUS) readonly bus: MessageBus,
+    @Inject(SERVICE_CONTEXT) private readonly context: ServiceContext,
+    @Optional() @Inject(DataSource) private readonly dataSource?: DataSource,
+    @Optional() @Inject(DATABASE_SCHEMA) private readonly schema?: string,
+  ) {
+    if (dataSource && schema) {
+      this.relay = new OutboxRelay({ dataSource, schema, bus, logger: context.logger.child({ component: 'outbox' }), pollMs: context.config.OUTBOX_POLL_MS });
+    }
+  }
+
+  /** Registers a consumer; call from a feature's onModuleInit. */
+  addConsumer<T>(options: InboxConsumerOptions<T>): InboxConsumer<T> {
+    if (!this.dataSource || !this.schema) throw new Error('consumers need DatabaseModule in the service');
+    const consumer = new InboxConsumer<T>({ bus: this.bus, dataSource: this.dataSource, schema: this.schema, logger: this.context.logger }, options);
+    this.consumers.push(consumer as InboxConsumer<unknown>);
+    return consumer;
+  }
+
+  async onApplicationBootstrap() {
+    for (const consumer of this.consumers) await consumer.start();
+    await this.relay?.start();
+  }
+
+  async onModuleDestroy() {
+    await Promise.all(this.consumers.map((c) => c.stop()));
+  }
+
+  async beforeApplicationShutdown() {
+    await this.relay?.stop();
+  }
+
+  async onApplicationShutdown() {
+    if (this.bus.kind === 'kafka') await this.bus.close();
+  }
+}
+
+@Global()
+@Module({})
+export class MessagingModule {
+  static forService(options: { topics?: readonly TopicSpec[] } = {}): DynamicModule {
+    return {
+      module: MessagingModule,
+      providers: [
+        {
+          provide: MESSAGE_BUS,
+          inject: [SERVICE_CONTEXT],
+          useFactory: async (context: ServiceContext) => {
+            const bus = createBus(context);
+            await bus.ensureTopics(options.topics ?? TopicSpecs);
+            context.readiness.register('broker', () => bus.ping());
+            return bus;
+          },
+        },
+        {
+          provide: OutboxWriter,
+          inject: [{ token: DATABASE_SCHEMA, optional: true }],
+          useFactory: (schema?: string) => (schema ? new OutboxWriter(schema) : undefined),
+        },
+        MessagingRuntime,
+      ],
+      exports: [MESSAGE_BUS, OutboxWriter, MessagingRuntime],
+    };
+  }
+}
