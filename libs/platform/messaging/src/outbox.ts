@@ -50,7 +50,7 @@ export function outboxChannel(schema: string): string {
 }
 
 interface ListenerClient {
-  on(event: 'notification', listener: () => void): void;
+  on(event: 'notification' | 'error', listener: (arg?: unknown) => void): void;
   removeAllListeners(event: string): void;
   query(sql: string): Promise<unknown>;
 }
@@ -88,6 +88,7 @@ export class OutboxRelay {
   private wake: (() => void) | undefined;
   private listener: { release(): void; client: ListenerClient } | undefined;
   private readonly lockKey: string;
+  private listenAgain = false;
   published = 0;
 
   constructor(private readonly options: OutboxRelayOptions) {
@@ -110,6 +111,12 @@ export class OutboxRelay {
     };
     const [client, release] = await driver.obtainMasterConnection();
     client.on('notification', () => this.wake?.());
+    // A dropped connection (database restart) must not crash the process: fall back to polling
+    // and listen again on the next turn of the loop.
+    client.on('error', (error: unknown) => {
+      this.options.logger.warn({ err: error }, 'outbox: LISTEN connection lost');
+      if (this.listener?.client === client) this.dropListener(true);
+    });
     await client.query(`LISTEN ${quoteIdent(outboxChannel(this.options.schema))}`);
     this.listener = { client, release };
   }
@@ -117,6 +124,10 @@ export class OutboxRelay {
   private async run(): Promise<void> {
     let backoff = 0;
     while (this.running) {
+      if (this.listenAgain) {
+        this.listenAgain = false;
+        await this.listen().catch(() => (this.listenAgain = true));
+      }
       try {
         const count = await this.relayOnce();
         backoff = 0;
@@ -176,11 +187,19 @@ export class OutboxRelay {
     } catch (error) {
       this.options.logger.warn({ err: error }, 'outbox: could not drain at shutdown; rows stay for the next start');
     }
-    if (this.listener) {
-      this.listener.client.removeAllListeners('notification');
-      this.listener.release();
-      this.listener = undefined;
-    }
+    this.dropListener(false);
+  }
+
+  private dropListener(reconnect: boolean) {
+    if (!this.listener) return;
+    const { client, release } = this.listener;
+    this.listener = undefined;
+    client.removeAllListeners('notification');
+    // Keep an error listener: a broken client may still emit one after release.
+    client.removeAllListeners('error');
+    client.on('error', () => undefined);
+    (release as (error?: unknown) => void)(reconnect ? new Error('listener connection lost') : undefined);
+    this.listenAgain = reconnect && this.running;
   }
 
   async backlog(): Promise<{ count: number; oldestAgeSeconds: number }> {
