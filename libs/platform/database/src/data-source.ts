@@ -1,11 +1,14 @@
-import { DataSource, type EntityManager, type MixedList } from 'typeorm';
+import { DataSource, type DataSourceOptions, type EntityManager } from 'typeorm';
+
+export type MigrationList = NonNullable<DataSourceOptions['migrations']>;
+export type EntityList = NonNullable<DataSourceOptions['entities']>;
 
 export interface ServiceDatabaseOptions {
   url: string;
   /** The service's own schema: every table it owns lives there, and nothing else. */
   schema: string;
-  entities?: MixedList<Function>;
-  migrations: MixedList<Function>;
+  entities?: EntityList;
+  migrations: MigrationList;
   poolSize: number;
   applicationName: string;
 }

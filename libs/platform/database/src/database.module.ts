@@ -1,12 +1,12 @@
 import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { SERVICE_CONTEXT, type ServiceContext } from '@vigil/platform';
-import { DataSource, type MixedList } from 'typeorm';
-import { createServiceDataSource, pingDatabase, runMigrations } from './data-source';
+import { DataSource } from 'typeorm';
+import { createServiceDataSource, type EntityList, type MigrationList, pingDatabase, runMigrations } from './data-source';
 
 export interface DatabaseModuleOptions {
   schema: string;
-  migrations: MixedList<Function>;
-  entities?: MixedList<Function>;
+  migrations: MigrationList;
+  entities?: EntityList;
 }
 
 export const DATABASE_SCHEMA = Symbol('DATABASE_SCHEMA');

@@ -19,5 +19,5 @@ export function withCorrelationId<T>(correlationId: string | undefined, fn: () =
 /** Accepts a caller's id only if it is short and printable, so it cannot forge log lines. */
 export function sanitizeCorrelationId(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
-  return /^[A-Za-z0-9._:\-]{1,128}$/.test(value) ? value : undefined;
+  return /^[A-Za-z0-9._:-]{1,128}$/.test(value) ? value : undefined;
 }

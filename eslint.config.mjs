@@ -1,0 +1,64 @@
+import nx from '@nx/eslint-plugin';
+
+const frameworks = ['@nestjs/*', 'typeorm', 'pg', 'kafkajs', 'express', 'passport*', 'prom-client', 'pino'];
+
+export default [
+  ...nx.configs['flat/base'],
+  ...nx.configs['flat/typescript'],
+  { ignores: ['**/dist', '**/node_modules', '**/.data', '**/tmp', 'scripts/**', '**/*.js', '**/*.mjs'] },
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: true,
+          banTransitiveDependencies: false,
+          depConstraints: [
+            // Contracts are types, schemas and names: they depend on nothing of ours and no framework.
+            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'], bannedExternalImports: frameworks },
+            // Domain code is pure: contracts and other domain code only.
+            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'], bannedExternalImports: frameworks },
+            // Infrastructure shared by apps; never a Kafka client (that is the messaging lib's alone).
+            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'], bannedExternalImports: ['kafkajs'] },
+            { sourceTag: 'type:messaging', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:platform', 'type:messaging', 'type:contracts', 'type:domain'], bannedExternalImports: ['kafkajs'] },
+            // Services: libs only, never another app, never the Kafka client.
+            {
+              sourceTag: 'type:app',
+              onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:platform', 'type:messaging', 'type:testing'],
+              bannedExternalImports: ['kafkajs'],
+            },
+            // The standalone launcher composes the services (allowed below) and platform code.
+            {
+              sourceTag: 'type:launcher',
+              onlyDependOnLibsWithTags: ['type:platform', 'type:messaging', 'type:contracts', 'type:testing'],
+              bannedExternalImports: ['kafkajs'],
+            },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'error',
+    },
+  },
+  {
+    // The one composition root that may import services (their service definitions only).
+    files: ['apps/standalone/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          allow: ['@vigil/service/*'],
+          depConstraints: [
+            { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['type:platform', 'type:messaging', 'type:contracts', 'type:testing'], bannedExternalImports: ['kafkajs'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.kafka-spec.ts', 'bench/**/*.ts'],
+    rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+];
