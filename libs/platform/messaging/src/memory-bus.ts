@@ -33,8 +33,12 @@ interface Waiter {
  * A publish resolves only after every consumer group subscribed to the topic has committed past
  * the message, that is after the consumer's database transaction. The outbox row is therefore
  * deleted only once its effects are durable, and a crash at any point loses nothing: undelivered
- * rows are still in the outbox at the next start. Messages published before a group subscribes
- * wait in the log for it.
+ * rows are still in the outbox at the next start.
+ *
+ * Retention differs from Kafka's: an entry is dropped once every group subscribed at that moment
+ * has committed it (with no group subscribed, entries wait). A group that joins later starts at
+ * the oldest retained entry, so it does not see what others already consumed; the standalone
+ * launcher therefore subscribes every group (pause/resume) before anything is published.
  */
 export class MemoryBus implements MessageBus {
   readonly kind = 'memory' as const;

@@ -1,5 +1,5 @@
-export default {
-  displayName: 'messaging',
+module.exports = {
+  displayName: 'platform',
   preset: '../../../jest.preset.js',
   rootDir: '.',
 };

@@ -1,5 +1,5 @@
-export default {
-  displayName: 'standalone',
+module.exports = {
+  displayName: 'contracts',
   preset: '../../jest.preset.js',
   rootDir: '.',
 };

@@ -1,5 +1,5 @@
-export default {
-  displayName: 'contracts',
+module.exports = {
+  displayName: 'standalone',
   preset: '../../jest.preset.js',
   rootDir: '.',
 };

@@ -1,4 +1,4 @@
-export default {
+module.exports = {
   displayName: 'delivery',
   preset: '../../jest.preset.js',
   rootDir: '.',

@@ -1,5 +1,5 @@
-export default {
-  displayName: 'platform',
+module.exports = {
+  displayName: 'database',
   preset: '../../../jest.preset.js',
   rootDir: '.',
 };

@@ -1,4 +1,4 @@
-export default {
+module.exports = {
   displayName: 'policy',
   preset: '../../jest.preset.js',
   rootDir: '.',

@@ -1,5 +1,5 @@
-export default {
-  displayName: 'database',
+module.exports = {
+  displayName: 'messaging',
   preset: '../../../jest.preset.js',
   rootDir: '.',
 };

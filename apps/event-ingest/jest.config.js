@@ -1,5 +1,5 @@
-export default {
-  displayName: 'gateway',
+module.exports = {
+  displayName: 'event-ingest',
   preset: '../../jest.preset.js',
   rootDir: '.',
 };

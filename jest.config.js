@@ -1,6 +1,6 @@
-import { getJestProjectsAsync } from '@nx/jest';
+const { getJestProjectsAsync } = require('@nx/jest');
 
-export default async () => ({
+module.exports = async () => ({
   projects: await getJestProjectsAsync(),
   // Integration suites start services and talk to PostgreSQL and Kafka.
   testTimeout: 60_000,

@@ -1,5 +1,5 @@
-export default {
-  displayName: 'domain',
+module.exports = {
+  displayName: 'gateway',
   preset: '../../jest.preset.js',
   rootDir: '.',
 };

@@ -1,5 +1,5 @@
-export default {
-  displayName: 'event-ingest',
+module.exports = {
+  displayName: 'domain',
   preset: '../../jest.preset.js',
   rootDir: '.',
 };

@@ -1,0 +1,37 @@
+import { NotFoundException } from '@nestjs/common';
+import { DomainException } from './domain.exception';
+import { toProblemDocument, toProblemParts } from './problem';
+
+describe('problem documents', () => {
+  it('keep a domain exception’s status, code, field errors and headers', () => {
+    const parts = toProblemParts(DomainException.validation([{ field: 'events[0].type', message: 'bad' }]));
+    const doc = toProblemDocument(parts, '/v1/events/ingest', 'corr-1');
+    expect(doc).toEqual({
+      type: 'urn:vigil:problem:validation_failed',
+      title: 'Bad Request',
+      status: 400,
+      detail: 'The request is invalid.',
+      instance: '/v1/events/ingest',
+      code: 'validation_failed',
+      correlation_id: 'corr-1',
+      errors: [{ field: 'events[0].type', message: 'bad' }],
+    });
+  });
+
+  it('pass an RPC problem from a service through unchanged', () => {
+    const parts = toProblemParts({ status: 409, code: 'policy_name_taken', title: 'Conflict', detail: 'taken' });
+    expect(parts).toMatchObject({ status: 409, code: 'policy_name_taken', detail: 'taken' });
+  });
+
+  it('turn an unknown route into route_not_found', () => {
+    expect(toProblemParts(new NotFoundException()).code).toBe('route_not_found');
+  });
+
+  it('hide unexpected errors behind a 500 with an error id', () => {
+    const parts = toProblemParts(new Error('connection string postgres://user:pw@host'));
+    const doc = toProblemDocument(parts, '/x', 'c');
+    expect(doc.status).toBe(500);
+    expect(doc.error_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.stringify(doc)).not.toContain('postgres://');
+  });
+});

@@ -1,0 +1,43 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '../../../..');
+
+export interface ChildService {
+  process: ChildProcess;
+  output(): string;
+  /** SIGKILL: no shutdown hooks, no offsets committed, nothing flushed. */
+  kill(): Promise<void>;
+  /** SIGTERM and wait for the exit code. */
+  stop(): Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Runs a TypeScript entry point (a service's main.ts, or a test's helper script) in its own Node
+ * process, as production runs it, so a test can kill it mid-flight.
+ */
+export function spawnTs(entry: string, env: Record<string, string>): ChildService {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', resolve(ROOT, entry)], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  return {
+    process: child,
+    output: () => out,
+    exited,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,4 @@
+export * from './database';
+export * from './kafka';
+export * from './net';
+export * from './child-service';

