@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '@vigil/platform';
 
@@ -35,6 +35,9 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, logge
   const databaseDir = join(dataDir, 'postgres');
   mkdirSync(dataDir, { recursive: true });
   const asRoot = process.getuid?.() === 0;
+  // As root, PostgreSQL runs as the `postgres` user, which must be able to reach its folder
+  // inside ours (search permission only: other files here, like the key file, stay private).
+  if (asRoot) chmodSync(dataDir, statSync(dataDir).mode | 0o011);
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,

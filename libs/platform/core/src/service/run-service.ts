@@ -99,6 +99,12 @@ export async function startService<S extends ConfigSpec>(
 export async function runServiceMain<S extends ConfigSpec>(definition: ServiceDefinition<S>): Promise<void> {
   let running: RunningService;
   try {
+    if (!process.env.KAFKA_BROKERS?.trim()) {
+      // The in-process bus only connects services inside one process (npm start).
+      throw new ConfigError(definition.name, [
+        { variable: 'KAFKA_BROKERS', message: 'is required when a service runs in its own process (npm start runs the standalone system without Kafka)' },
+      ]);
+    }
     running = await startService(definition, process.env);
   } catch (error) {
     if (error instanceof ConfigError) {

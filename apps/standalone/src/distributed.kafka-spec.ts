@@ -1,0 +1,66 @@
+import { deadLetterTopic, MessageHeaders, Topics } from '@vigil/contracts';
+import { createLogger } from '@vigil/platform';
+import { KafkaBus, type IncomingMessage } from '@vigil/messaging';
+import { waitFor } from '@vigil/testing';
+import { http, login } from './testing/http';
+import { startTestSystem, type TestSystem } from './testing/test-system';
+import { thinSliceScenarios } from './testing/thin-slice';
+
+/** Distributed mode: the same services on a real Kafka broker and an external PostgreSQL. */
+describe('distributed mode: Kafka and PostgreSQL', () => {
+  let system: TestSystem;
+  let producer: KafkaBus;
+
+  beforeAll(async () => {
+    system = await startTestSystem({ bus: 'kafka' });
+    producer = new KafkaBus({ brokers: system.kafka!.brokers, clientId: 'e2e-producer', prefix: system.kafka!.prefix, logger: createLogger('test', 'warn') });
+  }, 120_000);
+
+  afterAll(async () => {
+    await producer?.close();
+    await system?.close();
+  });
+
+  it('runs on Kafka and the external database', () => {
+    expect(system.mode).toEqual({ database: 'external', bus: 'kafka' });
+  });
+
+  thinSliceScenarios(() => system);
+
+  const publish = (records: unknown[]) =>
+    producer.publish([{ topic: Topics.auditIngest, messages: records.map((r) => ({ key: 'db_kafka', value: typeof r === 'string' ? r : JSON.stringify(r), headers: {} })) }]);
+
+  it('stores a record published to audit.ingest once, even when published twice, and serves it by id', async () => {
+    const producerId = `kafka-${Date.now()}`;
+    const record = { id: producerId, type: 'security.threat_detected', database_id: 'db_kafka', details: { user: 'eve', threat_type: 'sql_injection' } };
+    await publish([record, record]);
+    const rows = await waitFor(
+      async () => {
+        const found = await system.db.query<{ id: string }>(`SELECT id FROM event_ingest.events WHERE producer_id = $1`, [producerId]);
+        return found.length ? found : undefined;
+      },
+      30_000,
+      'the record stored',
+    );
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await system.db.query(`SELECT id FROM event_ingest.events WHERE producer_id = $1`, [producerId])).toHaveLength(1);
+    const token = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
+    const event = await http(system.gatewayUrl, 'GET', `/v1/events/${rows[0]!.id}`, { token });
+    expect(event.status).toBe(200);
+    expect(event.body).toMatchObject({ type: 'security.threat_detected', severity: 'critical', details: { threat_type: 'sql_injection' } });
+  });
+
+  it('sends an invalid record on audit.ingest to audit.ingest.dlq with the reason, and keeps consuming', async () => {
+    const dead: IncomingMessage[] = [];
+    const tap = await producer.subscribe({ groupId: `dlq-tap-${Date.now()}`, topics: [deadLetterTopic(Topics.auditIngest)], handler: async (m) => void dead.push(...m) });
+    const after = `kafka-after-${Date.now()}`;
+    await publish(['{"type": "database.query"', { type: 'database.query', database_id: 'not-a-db-id' }, { id: after, type: 'database.query', database_id: 'db_kafka' }]);
+    await waitFor(() => dead.length >= 2, 30_000, 'two dead letters');
+    expect(dead.map((m) => m.headers[MessageHeaders.deadLetterReason])).toEqual([
+      'value is not valid JSON',
+      expect.stringContaining('database_id'),
+    ]);
+    await waitFor(async () => (await system.db.query(`SELECT 1 FROM event_ingest.events WHERE producer_id = $1`, [after])).length === 1, 30_000, 'the valid record after them');
+    await tap.stop();
+  });
+});

@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase, freePort, type TestDatabase, testKafka } from '@vigil/testing';
+import { type RunningSystem, startSystem } from '../standalone';
+
+export interface TestSystem extends RunningSystem {
+  db: TestDatabase;
+  kafka?: { brokers: string[]; prefix: string };
+  adminPassword: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole system for an end-to-end test: the in-process bus or a real broker (own topic prefix),
+ * a fresh database on the test server, and free ports throughout, in this process. (The embedded
+ * PostgreSQL of `npm start` is tested through a real launcher process: standalone.int-spec.ts.)
+ */
+export async function startTestSystem(options: { bus: 'memory' | 'kafka' }): Promise<TestSystem> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-e2e-'));
+  const db = await createTestDatabase();
+  const kafka = options.bus === 'kafka' ? testKafka() : undefined;
+  const adminPassword = 'e2e-admin-password';
+  const env: Record<string, string> = {
+    LOG_LEVEL: 'warn',
+    VIGIL_DATA_DIR: dataDir,
+    AUDIT_ADMIN_EMAIL: 'admin@example.com',
+    AUDIT_ADMIN_PASSWORD: adminPassword,
+    OUTBOX_POLL_MS: '50',
+    PORT: String(await freePort()),
+  };
+  for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
+    env[`${key}_PORT`] = String(await freePort());
+    env[`${key}_RPC_PORT`] = String(await freePort());
+  }
+  env.DATABASE_URL = db.url;
+  if (kafka) {
+    env.KAFKA_BROKERS = kafka.brokers.join(',');
+    env.KAFKA_TOPIC_PREFIX = kafka.prefix;
+  }
+  const system = await startSystem(env);
+  return {
+    ...system,
+    db,
+    kafka,
+    adminPassword,
+    dataDir,
+    close: async () => {
+      await system.stop();
+      await db.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
