@@ -2,11 +2,20 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@vigil/database';
 import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
+import { ApiKeysController } from './api-keys/api-keys.controller';
+import { ApiKeysRepository } from './api-keys/api-keys.repository';
+import { ApiKeysService } from './api-keys/api-keys.service';
 import { authMigrations } from './database/migrations';
 import { AUTH_SCHEMA } from './database/schema';
+import { OAuthController } from './oauth/oauth.controller';
+import { OAuthRepository } from './oauth/oauth.repository';
+import { OAuthService } from './oauth/oauth.service';
+import { RevocationsPublisher } from './revocations/revocations.publisher';
 import { AuthController } from './tokens/auth.controller';
+import { RefreshTokensRepository } from './tokens/refresh-tokens.repository';
 import { SigningKeysService } from './tokens/signing-keys.service';
 import { TokensService } from './tokens/tokens.service';
+import { UsersController } from './users/users.controller';
 import { UsersRepository } from './users/users.repository';
 import { UsersService } from './users/users.service';
 
@@ -20,8 +29,19 @@ export class AuthModule {
         DatabaseModule.forService({ schema: AUTH_SCHEMA, migrations: authMigrations }),
         MessagingModule.forService(),
       ],
-      controllers: [AuthController],
-      providers: [UsersRepository, UsersService, SigningKeysService, TokensService],
+      controllers: [AuthController, UsersController, ApiKeysController, OAuthController],
+      providers: [
+        UsersRepository,
+        UsersService,
+        SigningKeysService,
+        RefreshTokensRepository,
+        RevocationsPublisher,
+        TokensService,
+        ApiKeysRepository,
+        ApiKeysService,
+        OAuthRepository,
+        OAuthService,
+      ],
     };
   }
 }

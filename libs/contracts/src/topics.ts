@@ -11,6 +11,12 @@ export const Topics = {
   auditEvents: 'audit.events.v1',
   /** Policy lifecycle (created/updated/enabled/disabled/deleted). Key: policy id. Producer: policy. */
   policyEvents: 'policy.events.v1',
+  /** Violations found by enforcement. Key: policy id. Producer: event-ingest. Consumer: policy. */
+  policyViolations: 'policy.violations.v1',
+  /** Alerts requested by policy actions (AlertRequestSchema). Key: policy id. Producer: event-ingest. Consumer: delivery. */
+  alertRequests: 'alert.requests.v1',
+  /** Revoked API keys, refresh-token families and access tokens. Key: credential id. Producer: auth. */
+  credentialRevocations: 'auth.credential-revocations.v1',
 } as const;
 
 export type TopicName = (typeof Topics)[keyof typeof Topics];
@@ -38,8 +44,17 @@ export const TopicSpecs: readonly TopicSpec[] = [
   { name: deadLetterTopic(Topics.auditIngest), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },
   { name: Topics.auditEvents, partitions: 6, config: { 'retention.ms': String(7 * DAY_MS) } },
   { name: deadLetterTopic(Topics.auditEvents), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },
-  { name: Topics.policyEvents, partitions: 3, config: { 'retention.ms': String(30 * DAY_MS) } },
+  // A state topic: every message carries the policy's full state, so compaction keeps what a new
+  // reader needs (the last state of each policy) while lagging readers still see every change for a week.
+  { name: Topics.policyEvents, partitions: 3, config: { 'cleanup.policy': 'compact', 'min.compaction.lag.ms': String(7 * DAY_MS) } },
   { name: deadLetterTopic(Topics.policyEvents), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },
+  { name: Topics.policyViolations, partitions: 3, config: { 'retention.ms': String(7 * DAY_MS) } },
+  { name: deadLetterTopic(Topics.policyViolations), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },
+  { name: Topics.alertRequests, partitions: 3, config: { 'retention.ms': String(7 * DAY_MS) } },
+  { name: deadLetterTopic(Topics.alertRequests), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },
+  // Replayed by every gateway replica at start: retention must outlive an access token (1 h).
+  { name: Topics.credentialRevocations, partitions: 3, config: { 'retention.ms': String(2 * DAY_MS) } },
+  { name: deadLetterTopic(Topics.credentialRevocations), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },
 ];
 
 /** Message headers every Vigil message carries. */
@@ -47,6 +62,8 @@ export const MessageHeaders = {
   messageId: 'vigil-message-id',
   eventType: 'vigil-event-type',
   correlationId: 'vigil-correlation-id',
+  /** audit.events.v1 only: the event's place in the global commit order (docs/events.md). */
+  eventSequence: 'vigil-event-seq',
   deadLetterReason: 'vigil-dlq-reason',
   deadLetterTopic: 'vigil-dlq-original-topic',
   deadLetterPartition: 'vigil-dlq-original-partition',

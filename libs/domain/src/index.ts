@@ -1,2 +1,3 @@
 export * from './ids';
 export * from './risk-score';
+export * from './api-key-format';

@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { type JsonWebKeySet, type LoginRequest, RpcPatterns, type TokenResponse } from '@vigil/contracts';
+import { type JsonWebKeySet, type LoginRequest, type RefreshRequest, RpcPatterns, type TokenResponse } from '@vigil/contracts';
 import { DomainException, RpcPayload } from '@vigil/platform';
 import { verifyPassword } from '../users/password-hasher';
 import { UsersRepository } from '../users/users.repository';
@@ -29,6 +29,11 @@ export class AuthController {
       });
     }
     return this.tokens.issue(user.id, user.scopes);
+  }
+
+  @MessagePattern(RpcPatterns.auth.refresh)
+  refresh(@RpcPayload() request: RefreshRequest): Promise<TokenResponse> {
+    return this.tokens.refresh(String(request?.refresh_token ?? ''));
   }
 
   @MessagePattern(RpcPatterns.auth.jwks)

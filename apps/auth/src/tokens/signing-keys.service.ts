@@ -1,4 +1,4 @@
-import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { JsonWebKeySet } from '@vigil/contracts';
 import { ulid } from '@vigil/domain';
@@ -22,6 +22,7 @@ interface KeyRow {
 export class SigningKeysService implements OnModuleInit {
   private active: { kid: string; privateKey: KeyObject } | undefined;
   private jwks: JsonWebKeySet = { keys: [] };
+  private publicByKid = new Map<string, KeyObject>();
   private readonly box: SecretBox;
 
   constructor(
@@ -56,6 +57,12 @@ export class SigningKeysService implements OnModuleInit {
     const pem = this.box.open(current.private_key);
     this.active = { kid: current.kid, privateKey: createPrivateKey(pem) };
     this.jwks = { keys: rows.map((r) => r.public_jwk as JsonWebKeySet['keys'][number]) };
+    this.publicByKid = new Map(rows.map((r) => [r.kid, createPublicKey({ key: r.public_jwk as never, format: 'jwk' })]));
+  }
+
+  /** The public key of a kid this service signed with (to verify its own tokens on revocation). */
+  publicKey(kid: string): KeyObject | undefined {
+    return this.publicByKid.get(kid);
   }
 
   signingKey(): { kid: string; privateKey: KeyObject } {

@@ -2,30 +2,63 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { TokenResponse } from '@vigil/contracts';
 import { newId } from '@vigil/domain';
-import { CONFIG } from '@vigil/platform';
+import { CONFIG, DomainException } from '@vigil/platform';
 import { sign } from 'jsonwebtoken';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthConfig } from '../auth.service-definition';
+import { RevocationsPublisher } from '../revocations/revocations.publisher';
+import { UsersRepository } from '../users/users.repository';
+import { RefreshTokensRepository } from './refresh-tokens.repository';
 import { JWT_ALGORITHM, SigningKeysService } from './signing-keys.service';
 
 export const REFRESH_TOKEN_PREFIX = 'vigil_rt_';
+
+export enum TokenErrorCode {
+  InvalidRefreshToken = 'invalid_refresh_token',
+  RefreshTokenReused = 'refresh_token_reused',
+}
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** Issues access tokens (ES256 JWTs, pinned issuer and audience) and opaque refresh tokens. */
+export interface AccessTokenClaims {
+  /** The refresh-token family (login session) the token belongs to; revoking it kills the token. */
+  sid?: string;
+  /** Set on tokens issued to an OAuth client. */
+  client_id?: string;
+}
+
+export interface IssueOptions {
+  familyId?: string;
+  clientId?: string | null;
+  /** False for grants that get no refresh token (client_credentials). */
+  withRefreshToken?: boolean;
+}
+
+export type RotateOutcome =
+  | { ok: true; tokens: TokenResponse; scopes: string[] }
+  | { ok: false; reason: 'invalid' | 'reused' | 'wrong_client' | 'invalid_scope' };
+
+/** Issues access tokens (ES256 JWTs, pinned issuer and audience) and opaque, rotating refresh tokens. */
 @Injectable()
 export class TokensService {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(SigningKeysService) private readonly keys: SigningKeysService,
+    @Inject(RefreshTokensRepository) private readonly refreshTokens: RefreshTokensRepository,
+    @Inject(UsersRepository) private readonly users: UsersRepository,
+    @Inject(RevocationsPublisher) private readonly revocations: RevocationsPublisher,
     @Inject(CONFIG) private readonly config: AuthConfig,
   ) {}
 
-  accessToken(subject: string, scopes: string[]): string {
+  get accessTokenTtl(): number {
+    return this.config.ACCESS_TOKEN_TTL_SECONDS;
+  }
+
+  accessToken(subject: string, scopes: string[], claims: AccessTokenClaims = {}): string {
     const { kid, privateKey } = this.keys.signingKey();
-    return sign({ scope: scopes.join(' '), token_use: 'access' }, privateKey, {
+    return sign({ scope: scopes.join(' '), token_use: 'access', ...claims }, privateKey, {
       algorithm: JWT_ALGORITHM,
       keyid: kid,
       issuer: this.config.JWT_ISSUER,
@@ -36,18 +69,73 @@ export class TokensService {
     });
   }
 
-  async issue(userId: string, scopes: string[], familyId = newId('session')): Promise<TokenResponse> {
+  async issue(userId: string, scopes: string[], options: IssueOptions = {}, manager?: EntityManager): Promise<TokenResponse> {
+    const familyId = options.familyId ?? newId('session');
+    const clientId = options.clientId ?? null;
     const refreshToken = `${REFRESH_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
-    await this.dataSource.query(
-      `INSERT INTO auth.refresh_tokens (id, token_hash, user_id, family_id, scopes, expires_at)
-       VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))`,
-      [randomUUID(), hashToken(refreshToken), userId, familyId, scopes, this.config.REFRESH_TOKEN_TTL_SECONDS],
-    );
+    await this.refreshTokens.insert(manager ?? this.dataSource.manager, {
+      id: randomUUID(),
+      token_hash: hashToken(refreshToken),
+      user_id: userId,
+      family_id: familyId,
+      client_id: clientId,
+      scopes,
+      ttl_seconds: this.config.REFRESH_TOKEN_TTL_SECONDS,
+    });
     return {
-      access_token: this.accessToken(userId, scopes),
+      access_token: this.accessToken(userId, scopes, { sid: familyId, ...(clientId ? { client_id: clientId } : {}) }),
       refresh_token: refreshToken,
       expires_in: this.config.ACCESS_TOKEN_TTL_SECONDS,
       token_type: 'Bearer',
     };
+  }
+
+  /**
+   * Refresh-token rotation (RFC 9700 4.14.2): a token works once and is replaced by a new one of
+   * the same family. Presenting a token that was already rotated means it was copied: the whole
+   * family is revoked (and announced, so access tokens of that session stop at every gateway).
+   * `clientId` null is the first-party login; an OAuth client may only use its own tokens.
+   */
+  async rotate(rawToken: string, clientId: string | null, narrowTo?: string[]): Promise<RotateOutcome> {
+    const outcome = await this.dataSource.transaction(async (manager): Promise<RotateOutcome> => {
+      const row = await this.refreshTokens.lockByHash(manager, hashToken(rawToken));
+      if (!row || row.revoked_at || row.expires_at.getTime() <= Date.now()) return { ok: false, reason: 'invalid' };
+      if (row.client_id !== clientId) return { ok: false, reason: 'wrong_client' };
+      if (row.used_at) {
+        await this.revokeFamily(manager, row.family_id);
+        return { ok: false, reason: 'reused' };
+      }
+      if (narrowTo && narrowTo.some((s) => !row.scopes.includes(s))) return { ok: false, reason: 'invalid_scope' };
+      const user = await this.users.findById(row.user_id, manager);
+      if (!user) return { ok: false, reason: 'invalid' };
+      // Never wider than what the token carried nor than what the user holds today.
+      const scopes = (narrowTo ?? row.scopes).filter((s) => user.scopes.includes(s) || user.scopes.includes('admin'));
+      await this.refreshTokens.markUsed(manager, row.id);
+      const tokens = await this.issue(row.user_id, scopes, { familyId: row.family_id, clientId }, manager);
+      return { ok: true, tokens, scopes };
+    });
+    return outcome;
+  }
+
+  /** Revokes a refresh-token family and tells the gateways to refuse its access tokens. */
+  async revokeFamily(manager: EntityManager, familyId: string): Promise<void> {
+    await this.refreshTokens.revokeFamily(manager, familyId);
+    await this.revocations.publish(manager, [
+      { kind: 'session', id: familyId, expires_at: new Date(Date.now() + this.config.ACCESS_TOKEN_TTL_SECONDS * 1000).toISOString() },
+    ]);
+  }
+
+  /** First-party refresh (`POST /v1/auth/refresh`): problem documents rather than OAuth errors. */
+  async refresh(rawToken: string): Promise<TokenResponse> {
+    const outcome = await this.rotate(rawToken, null);
+    if (outcome.ok) return outcome.tokens;
+    if (outcome.reason === 'reused') {
+      throw new DomainException(401, TokenErrorCode.RefreshTokenReused, 'This refresh token was already used; its session has been revoked.', undefined, {
+        'WWW-Authenticate': 'Bearer error="invalid_token"',
+      });
+    }
+    throw new DomainException(401, TokenErrorCode.InvalidRefreshToken, 'The refresh token is invalid, expired or revoked.', undefined, {
+      'WWW-Authenticate': 'Bearer error="invalid_token"',
+    });
   }
 }

@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 
 export interface UserRow {
   id: string;
   email: string;
   password_hash: string;
   scopes: string[];
+  created_at?: Date;
 }
 
 @Injectable()
@@ -17,6 +18,11 @@ export class UsersRepository {
       `SELECT id, email, password_hash, scopes FROM auth.users WHERE lower(email) = lower($1)`,
       [email],
     );
+    return rows[0] ?? null;
+  }
+
+  async findById(id: string, manager: EntityManager = this.dataSource.manager): Promise<UserRow | null> {
+    const rows: UserRow[] = await manager.query(`SELECT id, email, password_hash, scopes FROM auth.users WHERE id = $1`, [id]);
     return rows[0] ?? null;
   }
 
@@ -32,5 +38,24 @@ export class UsersRepository {
          scopes = EXCLUDED.scopes, updated_at = now()`,
       [user.id, user.email, user.password_hash, user.scopes],
     );
+  }
+
+  /** Inserts a user; false when the e-mail address is taken. */
+  async insert(user: UserRow): Promise<UserRow | null> {
+    const rows: UserRow[] = await this.dataSource.query(
+      `INSERT INTO auth.users (id, email, password_hash, scopes) VALUES ($1, $2, $3, $4)
+       ON CONFLICT ((lower(email))) DO NOTHING RETURNING id, email, password_hash, scopes, created_at`,
+      [user.id, user.email, user.password_hash, user.scopes],
+    );
+    return rows[0] ?? null;
+  }
+
+  async page(limit: number, offset: number): Promise<{ rows: UserRow[]; total: number }> {
+    const rows: UserRow[] = await this.dataSource.query(
+      `SELECT id, email, password_hash, scopes, created_at FROM auth.users ORDER BY created_at, id LIMIT $1 OFFSET $2`,
+      [limit, offset],
+    );
+    const [{ n }] = await this.dataSource.query(`SELECT count(*)::int AS n FROM auth.users`);
+    return { rows, total: n };
   }
 }

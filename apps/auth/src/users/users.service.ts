@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { CreateUserRequest, AccessPage, AccessPageRequest, UserResponse } from '@vigil/contracts';
 import { newId } from '@vigil/domain';
-import { CONFIG, LOGGER, type Logger } from '@vigil/platform';
+import { CONFIG, DomainException, LOGGER, type Logger } from '@vigil/platform';
 import type { AuthConfig } from '../auth.service-definition';
 import { hashPassword } from './password-hasher';
-import { UsersRepository } from './users.repository';
+import { type UserRow, UsersRepository } from './users.repository';
+
+export enum UsersErrorCode {
+  EmailTaken = 'user_email_taken',
+}
+
+export function toUserResponse(row: UserRow): UserResponse {
+  return { id: row.id, email: row.email, scopes: row.scopes, created_at: (row.created_at ?? new Date()).toISOString() };
+}
 
 @Injectable()
 export class UsersService implements OnApplicationBootstrap {
@@ -37,5 +46,24 @@ export class UsersService implements OnApplicationBootstrap {
       scopes: ['admin'],
     });
     this.logger.info({ email }, 'administrator ensured');
+  }
+
+  async create(request: CreateUserRequest): Promise<UserResponse> {
+    const row = await this.users.insert({
+      id: newId('user'),
+      email: request.email,
+      password_hash: await hashPassword(request.password),
+      scopes: [...new Set(request.scopes)],
+    });
+    if (!row) throw new DomainException(409, UsersErrorCode.EmailTaken, 'A user with this e-mail address exists.');
+    return toUserResponse(row);
+  }
+
+  async list(page: AccessPageRequest): Promise<AccessPage<UserResponse>> {
+    const { rows, total } = await this.users.page(page.per_page, (page.page - 1) * page.per_page);
+    return {
+      data: rows.map(toUserResponse),
+      pagination: { total, page: page.page, per_page: page.per_page, has_more: page.page * page.per_page < total },
+    };
   }
 }

@@ -1,5 +1,6 @@
 import { messagingMigration } from '@vigil/messaging';
 import { AUTH_SCHEMA } from '../schema';
 import { Users1760000000000 } from './1760000000000-users';
+import { Access1760000001000 } from './1760000001000-access';
 
-export const authMigrations = [messagingMigration(AUTH_SCHEMA, 1750000000000), Users1760000000000];
+export const authMigrations = [messagingMigration(AUTH_SCHEMA, 1750000000000), Users1760000000000, Access1760000001000];

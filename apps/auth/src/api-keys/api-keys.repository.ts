@@ -1,0 +1,57 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+
+export interface ApiKeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  created_at: Date;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const COLUMNS = 'id, name, prefix, scopes, created_at, expires_at, last_used_at, revoked_at';
+
+@Injectable()
+export class ApiKeysRepository {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async insert(row: { id: string; name: string; prefix: string; key_hash: string; scopes: string[]; created_by: string; expires_at: string | null }): Promise<ApiKeyRow> {
+    const [inserted] = await this.dataSource.query(
+      `INSERT INTO auth.api_keys (id, name, prefix, key_hash, scopes, created_by, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+      [row.id, row.name, row.prefix, row.key_hash, row.scopes, row.created_by, row.expires_at],
+    );
+    return inserted;
+  }
+
+  async findByHash(keyHash: string): Promise<ApiKeyRow | null> {
+    const rows: ApiKeyRow[] = await this.dataSource.query(`SELECT ${COLUMNS} FROM auth.api_keys WHERE key_hash = $1`, [keyHash]);
+    return rows[0] ?? null;
+  }
+
+  async page(limit: number, offset: number): Promise<{ rows: ApiKeyRow[]; total: number }> {
+    const rows: ApiKeyRow[] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM auth.api_keys ORDER BY created_at DESC, id DESC LIMIT $1 OFFSET $2`,
+      [limit, offset],
+    );
+    const [{ n }] = await this.dataSource.query(`SELECT count(*)::int AS n FROM auth.api_keys`);
+    return { rows, total: n };
+  }
+
+  /** Marks the key revoked; null when there is no such key. Revoking twice keeps the first time. */
+  async revoke(manager: EntityManager, id: string): Promise<ApiKeyRow | null> {
+    const rows: ApiKeyRow[] = await manager.query(
+      `UPDATE auth.api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async touch(ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await this.dataSource.query(`UPDATE auth.api_keys SET last_used_at = now() WHERE id = ANY($1::text[])`, [ids]);
+  }
+}

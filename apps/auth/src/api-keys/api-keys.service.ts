@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ApiKeyResponse, CreateApiKeyRequest, CreatedApiKeyResponse, AccessPage, AccessPageRequest, VerifiedApiKey } from '@vigil/contracts';
+import { apiKeyDisplayPrefix, generateApiKey, isWellFormedApiKey, newId } from '@vigil/domain';
+import { DomainException } from '@vigil/platform';
+import { DataSource } from 'typeorm';
+import { RevocationsPublisher } from '../revocations/revocations.publisher';
+import { type ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
+
+export enum ApiKeysErrorCode {
+  NotFound = 'api_key_not_found',
+  ExpiryInPast = 'api_key_expiry_in_past',
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function toApiKeyResponse(row: ApiKeyRow): ApiKeyResponse {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    created_at: row.created_at.toISOString(),
+    expires_at: row.expires_at?.toISOString() ?? null,
+    last_used_at: row.last_used_at?.toISOString() ?? null,
+    revoked_at: row.revoked_at?.toISOString() ?? null,
+  };
+}
+
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(ApiKeysRepository) private readonly keys: ApiKeysRepository,
+    @Inject(RevocationsPublisher) private readonly revocations: RevocationsPublisher,
+  ) {}
+
+  /** The key value leaves the service here, once; only its hash is stored. */
+  async create(request: CreateApiKeyRequest): Promise<CreatedApiKeyResponse> {
+    if (request.expires_at && Date.parse(request.expires_at) <= Date.now()) {
+      throw new DomainException(422, ApiKeysErrorCode.ExpiryInPast, 'expires_at must be in the future.', [
+        { field: 'expires_at', message: 'must be in the future' },
+      ]);
+    }
+    const key = generateApiKey();
+    const row = await this.keys.insert({
+      id: newId('apiKey'),
+      name: request.name,
+      prefix: apiKeyDisplayPrefix(key),
+      key_hash: hashApiKey(key),
+      scopes: [...new Set(request.scopes)],
+      created_by: request.created_by,
+      expires_at: request.expires_at ? new Date(request.expires_at).toISOString() : null,
+    });
+    return { ...toApiKeyResponse(row), key };
+  }
+
+  async list(page: AccessPageRequest): Promise<AccessPage<ApiKeyResponse>> {
+    const { rows, total } = await this.keys.page(page.per_page, (page.page - 1) * page.per_page);
+    return {
+      data: rows.map(toApiKeyResponse),
+      pagination: { total, page: page.page, per_page: page.per_page, has_more: page.page * page.per_page < total },
+    };
+  }
+
+  /** Revokes and announces it in one transaction, so every gateway replica drops the key. */
+  async revoke(id: string): Promise<ApiKeyResponse> {
+    return this.dataSource.transaction(async (manager) => {
+      const row = await this.keys.revoke(manager, id);
+      if (!row) throw DomainException.notFound('API key', id, ApiKeysErrorCode.NotFound);
+      await this.revocations.publish(manager, [{ kind: 'api_key', id: row.id, expires_at: row.expires_at?.toISOString() ?? null }]);
+      return toApiKeyResponse(row);
+    });
+  }
+
+  /** The gateway's cache miss: null for an unknown, revoked or expired key. */
+  async verify(key: string): Promise<VerifiedApiKey | null> {
+    if (!isWellFormedApiKey(key)) return null;
+    const row = await this.keys.findByHash(hashApiKey(key));
+    if (!row || row.revoked_at || (row.expires_at && row.expires_at.getTime() <= Date.now())) return null;
+    await this.keys.touch([row.id]);
+    return { id: row.id, scopes: row.scopes, expires_at: row.expires_at?.toISOString() ?? null };
+  }
+
+  touch(ids: string[]): Promise<void> {
+    return this.keys.touch(ids.slice(0, 1000));
+  }
+}

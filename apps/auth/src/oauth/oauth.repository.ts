@@ -1,0 +1,113 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+
+export interface OAuthClientRow {
+  client_id: string;
+  name: string;
+  secret_hash: string;
+  redirect_uris: string[];
+  grant_types: string[];
+  scopes: string[];
+  created_at: Date;
+}
+
+export interface AuthorizationRequestRow {
+  id: string;
+  client_id: string;
+  redirect_uri: string;
+  scopes: string[];
+  state: string | null;
+  code_challenge: string;
+  csrf_hash: string;
+  expires_at: Date;
+  completed_at: Date | null;
+}
+
+export interface AuthorizationCodeRow {
+  client_id: string;
+  user_id: string;
+  redirect_uri: string;
+  scopes: string[];
+  code_challenge: string;
+  family_id: string;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+const CLIENT_COLUMNS = 'client_id, name, secret_hash, redirect_uris, grant_types, scopes, created_at';
+
+/** OAuth clients, pending authorization requests and authorization codes. */
+@Injectable()
+export class OAuthRepository {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async insertClient(row: Omit<OAuthClientRow, 'created_at'> & { created_by: string }): Promise<OAuthClientRow> {
+    const [inserted] = await this.dataSource.query(
+      `INSERT INTO auth.oauth_clients (client_id, name, secret_hash, redirect_uris, grant_types, scopes, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${CLIENT_COLUMNS}`,
+      [row.client_id, row.name, row.secret_hash, row.redirect_uris, row.grant_types, row.scopes, row.created_by],
+    );
+    return inserted;
+  }
+
+  async findClient(clientId: string): Promise<OAuthClientRow | null> {
+    const rows: OAuthClientRow[] = await this.dataSource.query(`SELECT ${CLIENT_COLUMNS} FROM auth.oauth_clients WHERE client_id = $1`, [clientId]);
+    return rows[0] ?? null;
+  }
+
+  async pageClients(limit: number, offset: number): Promise<{ rows: OAuthClientRow[]; total: number }> {
+    const rows: OAuthClientRow[] = await this.dataSource.query(
+      `SELECT ${CLIENT_COLUMNS} FROM auth.oauth_clients ORDER BY created_at DESC, client_id DESC LIMIT $1 OFFSET $2`,
+      [limit, offset],
+    );
+    const [{ n }] = await this.dataSource.query(`SELECT count(*)::int AS n FROM auth.oauth_clients`);
+    return { rows, total: n };
+  }
+
+  async insertRequest(row: Omit<AuthorizationRequestRow, 'completed_at' | 'expires_at'> & { ttl_seconds: number }): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO auth.oauth_requests (id, client_id, redirect_uri, scopes, state, code_challenge, csrf_hash, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))`,
+      [row.id, row.client_id, row.redirect_uri, row.scopes, row.state, row.code_challenge, row.csrf_hash, row.ttl_seconds],
+    );
+  }
+
+  async lockRequest(manager: EntityManager, id: string): Promise<AuthorizationRequestRow | null> {
+    const rows: AuthorizationRequestRow[] = await manager.query(`SELECT * FROM auth.oauth_requests WHERE id = $1 FOR UPDATE`, [id]);
+    return rows[0] ?? null;
+  }
+
+  async completeRequest(manager: EntityManager, id: string): Promise<void> {
+    await manager.query(`UPDATE auth.oauth_requests SET completed_at = now() WHERE id = $1`, [id]);
+  }
+
+  async insertCode(
+    manager: EntityManager,
+    row: Omit<AuthorizationCodeRow, 'expires_at' | 'used_at'> & { code_hash: string; ttl_seconds: number },
+  ): Promise<void> {
+    await manager.query(
+      `INSERT INTO auth.authorization_codes (code_hash, client_id, user_id, redirect_uri, scopes, code_challenge, family_id, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now() + make_interval(secs => $8))`,
+      [row.code_hash, row.client_id, row.user_id, row.redirect_uri, row.scopes, row.code_challenge, row.family_id, row.ttl_seconds],
+    );
+  }
+
+  async lockCode(manager: EntityManager, codeHash: string): Promise<AuthorizationCodeRow | null> {
+    const rows: AuthorizationCodeRow[] = await manager.query(
+      `SELECT client_id, user_id, redirect_uri, scopes, code_challenge, family_id, expires_at, used_at
+       FROM auth.authorization_codes WHERE code_hash = $1 FOR UPDATE`,
+      [codeHash],
+    );
+    return rows[0] ?? null;
+  }
+
+  async markCodeUsed(manager: EntityManager, codeHash: string): Promise<void> {
+    await manager.query(`UPDATE auth.authorization_codes SET used_at = now() WHERE code_hash = $1`, [codeHash]);
+  }
+
+  /** Removes what can no longer be used: expired requests and codes past their use. */
+  async purgeExpired(): Promise<void> {
+    await this.dataSource.query(`DELETE FROM auth.oauth_requests WHERE expires_at < now() - interval '1 day'`);
+    await this.dataSource.query(`DELETE FROM auth.authorization_codes WHERE expires_at < now() - interval '1 day'`);
+  }
+}
