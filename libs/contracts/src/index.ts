@@ -6,3 +6,4 @@ export * from './events/audit-record';
 export * from './events/audit-event';
 export * from './events/policy-events';
 export * from './rpc/patterns';
+export * from './access/access';
