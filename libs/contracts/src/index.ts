@@ -5,5 +5,8 @@ export * from './events/catalog';
 export * from './events/audit-record';
 export * from './events/audit-event';
 export * from './events/policy-events';
+export * from './events/policy-violation';
+export * from './events/alert-request';
+export * from './policies/policies-api';
 export * from './rpc/patterns';
 export * from './access/access';

@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'policy-engine',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};
