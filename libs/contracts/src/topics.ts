@@ -15,10 +15,6 @@ export const Topics = {
   policyViolations: 'policy.violations.v1',
   /** Alerts requested by policy actions (AlertRequestSchema). Key: policy id. Producer: event-ingest. Consumer: delivery. */
   alertRequests: 'alert.requests.v1',
-  /** Violations found by enforcement. Key: policy id. Producer: event-ingest. Consumer: policy. */
-  policyViolations: 'policy.violations.v1',
-  /** Alerts requested by policy actions (AlertRequestSchema). Key: policy id. Producer: event-ingest. Consumer: delivery. */
-  alertRequests: 'alert.requests.v1',
   /** Revoked API keys, refresh-token families and access tokens. Key: credential id. Producer: auth. */
   credentialRevocations: 'auth.credential-revocations.v1',
 } as const;
