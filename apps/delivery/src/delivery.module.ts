@@ -4,8 +4,9 @@ import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
 import { deliveryMigrations } from './database/migrations';
 import { DELIVERY_SCHEMA } from './database/schema';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
-/** Webhooks and alert destinations (their features land in their own modules here). */
+/** Webhooks and alert destinations (each feature in its own module). */
 @Module({})
 export class DeliveryModule {
   static forRoot(context: ServiceContext<unknown>): DynamicModule {
@@ -15,6 +16,7 @@ export class DeliveryModule {
         PlatformModule.forService(context),
         DatabaseModule.forService({ schema: DELIVERY_SCHEMA, migrations: deliveryMigrations }),
         MessagingModule.forService(),
+        WebhooksModule,
       ],
     };
   }

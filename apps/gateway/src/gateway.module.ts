@@ -8,6 +8,7 @@ import { JwksCache } from './auth/jwks.cache';
 import { JwtStrategy } from './auth/jwt.strategy';
 import { EventsController } from './events/events.controller';
 import { RpcClients } from './rpc/rpc-clients';
+import { WebhooksController } from './webhooks/webhooks.controller';
 
 @Module({})
 export class GatewayModule {
@@ -15,7 +16,7 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [PlatformModule.forService(context), PassportModule],
-      controllers: [AuthController, EventsController],
+      controllers: [AuthController, EventsController, WebhooksController],
       providers: [RpcClients, JwksCache, JwtStrategy, { provide: APP_GUARD, useClass: GatewayAuthGuard }],
     };
   }

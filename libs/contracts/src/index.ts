@@ -9,4 +9,5 @@ export * from './events/policy-violation';
 export * from './events/alert-request';
 export * from './policies/policies-api';
 export * from './rpc/patterns';
+export * from './webhooks/webhooks';
 export * from './access/access';

@@ -17,7 +17,7 @@ export interface TestSystem extends RunningSystem {
  * a fresh database on the test server, and free ports throughout, in this process. (The embedded
  * PostgreSQL of `npm start` is tested through a real launcher process: standalone.int-spec.ts.)
  */
-export async function startTestSystem(options: { bus: 'memory' | 'kafka' }): Promise<TestSystem> {
+export async function startTestSystem(options: { bus: 'memory' | 'kafka'; env?: Record<string, string> }): Promise<TestSystem> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-e2e-'));
   const db = await createTestDatabase();
   const kafka = options.bus === 'kafka' ? testKafka() : undefined;
@@ -39,7 +39,7 @@ export async function startTestSystem(options: { bus: 'memory' | 'kafka' }): Pro
     env.KAFKA_BROKERS = kafka.brokers.join(',');
     env.KAFKA_TOPIC_PREFIX = kafka.prefix;
   }
-  const system = await startSystem(env);
+  const system = await startSystem({ ...env, ...options.env });
   return {
     ...system,
     db,

@@ -2,3 +2,4 @@ export * from './database';
 export * from './kafka';
 export * from './net';
 export * from './child-service';
+export * from './webhook-receiver';

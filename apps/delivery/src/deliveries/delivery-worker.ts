@@ -1,0 +1,224 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { ulid } from '@vigil/domain';
+import { quoteIdent } from '@vigil/database';
+import { CONFIG, Counter, Histogram, LOGGER, type Logger, Registry, SecretBox } from '@vigil/platform';
+import { DataSource } from 'typeorm';
+import type { DeliveryConfig } from '../delivery.service-definition';
+import { EgressClient } from '../egress/egress-client';
+import { signedHeaders } from '../webhooks/webhook-payload';
+import { type AttemptOutcome, type ClaimedDelivery, DeliveriesRepository, DELIVERIES_CHANNEL } from './deliveries.repository';
+import { RETRY_SCHEDULE } from './delivery-router';
+import type { RetrySchedule } from './retry-schedule';
+
+const CLAIM_BATCH = 500;
+/** How long a stopping worker waits for requests in flight; the rest are retried once their lease ends. */
+const STOP_WAIT_MS = 5_000;
+
+interface ListenerClient {
+  on(event: 'notification' | 'error', listener: (arg?: unknown) => void): void;
+  removeAllListeners(event: string): void;
+  query(sql: string): Promise<unknown>;
+}
+
+/**
+ * Sends due deliveries. Work is claimed from PostgreSQL under a lease (FOR UPDATE SKIP LOCKED), so
+ * any number of delivery instances share the queue without sending one attempt twice; an instance
+ * that dies leaves leases that expire and are claimed again (at least once, never lost). Outcomes
+ * are written in batches; the retry schedule lives in the rows, so restarts keep it.
+ */
+@Injectable()
+export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private inFlight = 0;
+  private readonly sends = new Set<Promise<void>>();
+  private outcomes: AttemptOutcome[] = [];
+  private flushing: Promise<void> | undefined;
+  private readonly secretCache = new Map<string, string>();
+  private listener: { client: ListenerClient; release: (error?: unknown) => void } | undefined;
+  private readonly logger: Logger;
+  private readonly attemptsTotal: Counter;
+  private readonly latency: Histogram;
+
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(DeliveriesRepository) private readonly deliveries: DeliveriesRepository,
+    @Inject(SecretBox) private readonly secrets: SecretBox,
+    @Inject(EgressClient) private readonly egress: EgressClient,
+    @Inject(RETRY_SCHEDULE) private readonly schedule: RetrySchedule,
+    @Inject(CONFIG) private readonly config: DeliveryConfig,
+    @Inject(LOGGER) logger: Logger,
+    @Inject(Registry) registry: Registry,
+  ) {
+    this.logger = logger.child({ component: 'webhook-worker' });
+    this.attemptsTotal = new Counter({ name: 'vigil_webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] });
+    this.latency = new Histogram({
+      name: 'vigil_webhook_attempt_seconds',
+      help: 'Webhook delivery attempt latency',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.running = true;
+    await this.listen().catch((error) => this.logger.warn({ err: error }, 'LISTEN unavailable, relying on polling'));
+    this.loop = this.run();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.allSettled([...this.sends]), new Promise((r) => (timer = setTimeout(r, STOP_WAIT_MS)))]);
+    clearTimeout(timer);
+    await this.flush();
+    this.dropListener();
+    this.egress.close();
+  }
+
+  private async listen(): Promise<void> {
+    const driver = this.dataSource.driver as unknown as { obtainMasterConnection(): Promise<[ListenerClient, (error?: unknown) => void]> };
+    const [client, release] = await driver.obtainMasterConnection();
+    client.on('notification', () => this.wake?.());
+    client.on('error', (error) => {
+      this.logger.warn({ err: error }, 'LISTEN connection lost; polling');
+      if (this.listener?.client === client) this.dropListener(error);
+    });
+    await client.query(`LISTEN ${quoteIdent(DELIVERIES_CHANNEL)}`);
+    this.listener = { client, release };
+  }
+
+  private dropListener(error?: unknown) {
+    if (!this.listener) return;
+    const { client, release } = this.listener;
+    this.listener = undefined;
+    client.removeAllListeners('notification');
+    client.removeAllListeners('error');
+    client.on('error', () => undefined);
+    release(error);
+  }
+
+  private async run(): Promise<void> {
+    let backoff = 0;
+    while (this.running) {
+      if (!this.listener && backoff === 0) await this.listen().catch(() => undefined);
+      const free = this.config.WEBHOOK_MAX_IN_FLIGHT - this.inFlight;
+      let full = false;
+      if (free > 0) {
+        try {
+          const want = Math.min(free, CLAIM_BATCH);
+          const claimed = await this.deliveries.claim(this.owner, want, this.config.WEBHOOK_ENDPOINT_CONCURRENCY, this.config.WEBHOOK_LEASE_MS);
+          backoff = 0;
+          for (const delivery of claimed) this.dispatch(delivery);
+          full = claimed.length === want;
+        } catch (error) {
+          backoff = Math.min(backoff ? backoff * 2 : 250, 10_000);
+          this.logger.error({ err: error, retry_ms: backoff }, 'claiming deliveries failed');
+        }
+      }
+      if (!this.running) break;
+      if (full) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, backoff || this.config.WEBHOOK_POLL_MS);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+  }
+
+  private openSecret(sealed: string): string {
+    let secret = this.secretCache.get(sealed);
+    if (secret === undefined) {
+      secret = this.secrets.open(sealed);
+      if (this.secretCache.size > 10_000) this.secretCache.clear();
+      this.secretCache.set(sealed, secret);
+    }
+    return secret;
+  }
+
+  private dispatch(delivery: ClaimedDelivery): void {
+    this.inFlight++;
+    const send = this.attempt(delivery)
+      .then((outcome) => {
+        this.outcomes.push(outcome);
+      })
+      .catch((error) => this.logger.error({ err: error, delivery_id: delivery.id }, 'delivery attempt crashed; retried after its lease'))
+      .finally(() => {
+        this.inFlight--;
+        this.sends.delete(send);
+        void this.flush();
+      });
+    this.sends.add(send);
+  }
+
+  private async attempt(delivery: ClaimedDelivery): Promise<AttemptOutcome> {
+    const attemptId = `wha_${ulid()}`;
+    const startedAt = new Date();
+    const headers = signedHeaders(delivery.form, this.openSecret(delivery.secret_sealed), delivery.body, {
+      eventType: delivery.event_type,
+      deliveryAttemptId: attemptId,
+      timestamp: Math.floor(startedAt.getTime() / 1000),
+    });
+    const result = await this.egress.send({ url: delivery.url, headers, body: delivery.body, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS });
+    const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const nextIndex = delivery.schedule_index + 1;
+    // Test deliveries get one attempt; real ones follow the schedule.
+    const nextDelay = success || delivery.test ? null : this.schedule.delayMs(nextIndex);
+    this.attemptsTotal.inc({ outcome: success ? 'success' : result.refused ? 'refused' : result.statusCode === null ? 'error' : 'http_error' });
+    this.latency.observe(result.latencyMs / 1000);
+    return {
+      deliveryId: delivery.id,
+      webhookId: delivery.webhook_id,
+      test: delivery.test,
+      attemptId,
+      attempt: delivery.attempt_count + 1,
+      startedAt,
+      latencyMs: result.latencyMs,
+      statusCode: result.statusCode,
+      success,
+      error: success ? null : (result.error ?? `HTTP ${result.statusCode}`),
+      status: success ? 'succeeded' : nextDelay === null ? 'failed' : 'pending',
+      scheduleIndex: success || nextDelay === null ? delivery.schedule_index : nextIndex,
+      nextDelayMs: nextDelay,
+      firstAttemptAt: delivery.first_attempt_at ?? startedAt,
+    };
+  }
+
+  /** Writes finished attempts in batches; one flush at a time, the next picks up what piled up meanwhile. */
+  private flush(): Promise<void> {
+    this.flushing ??= (async () => {
+      let failures = 0;
+      while (this.outcomes.length) {
+        const batch = this.outcomes.splice(0, 1000);
+        try {
+          await this.deliveries.complete(this.owner, batch);
+          failures = 0;
+        } catch (error) {
+          failures++;
+          if (failures >= 5 || !this.dataSource.isInitialized) {
+            this.logger.error({ err: error, lost: batch.length }, 'could not record attempts; their deliveries go out again after the lease');
+            continue;
+          }
+          this.outcomes.unshift(...batch);
+          await new Promise((r) => setTimeout(r, 200 * failures));
+        }
+      }
+    })().finally(() => {
+      this.flushing = undefined;
+      if (this.outcomes.length) void this.flush();
+      // Finished leases free endpoint slots: look for more work now.
+      this.wake?.();
+    });
+    return this.flushing;
+  }
+}
