@@ -1,11 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
-import { PassportModule } from '@nestjs/passport';
+import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
-import { AuthController } from './auth/auth.controller';
-import { GatewayAuthGuard } from './auth/auth.guard';
-import { JwksCache } from './auth/jwks.cache';
-import { JwtStrategy } from './auth/jwt.strategy';
+import { accessControllers, accessProviders } from './auth/access.providers';
 import { EventsController } from './events/events.controller';
 import { RpcClients } from './rpc/rpc-clients';
 import { WebhooksController } from './webhooks/webhooks.controller';
@@ -15,9 +11,9 @@ export class GatewayModule {
   static forRoot(context: ServiceContext<unknown>): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [PlatformModule.forService(context), PassportModule],
-      controllers: [AuthController, EventsController, WebhooksController],
-      providers: [RpcClients, JwksCache, JwtStrategy, { provide: APP_GUARD, useClass: GatewayAuthGuard }],
+      imports: [PlatformModule.forService(context), MessagingModule.forService()],
+      controllers: [...accessControllers, EventsController, WebhooksController],
+      providers: [RpcClients, ...accessProviders],
     };
   }
 }

@@ -1,21 +1,53 @@
 import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
-import { RpcPatterns, type LoginRequest, type TokenResponse } from '@vigil/contracts';
-import { Public } from '@vigil/platform';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { type LoginRequest, type RefreshRequest, RpcPatterns, type TokenResponse } from '@vigil/contracts';
+import { DomainException, Public } from '@vigil/platform';
 import { IsString, MaxLength, MinLength } from 'class-validator';
 import { RpcClients } from '../rpc/rpc-clients';
+import { UNAUTHORIZED_HEADERS } from './authenticator';
 
 export class LoginDto {
+  @ApiProperty({ example: 'admin@example.com' })
   @IsString()
   @MinLength(3)
   @MaxLength(320)
   email!: string;
 
+  @ApiProperty({ format: 'password' })
   @IsString()
   @MinLength(1)
   @MaxLength(1024)
   password!: string;
 }
 
+export class RefreshDto {
+  @ApiProperty({ description: 'The refresh token of the last login or refresh; it works once.' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(512)
+  refresh_token!: string;
+}
+
+export class TokenResponseDto {
+  @ApiProperty({ description: 'ES256 JWT; send as `Authorization: Bearer <token>`' }) access_token!: string;
+  @ApiProperty({ description: 'Opaque; rotates on every refresh' }) refresh_token!: string;
+  @ApiProperty({ example: 3600 }) expires_in!: number;
+  @ApiProperty({ example: 'Bearer' }) token_type!: 'Bearer';
+}
+
+/** 401s crossing the RPC boundary lose their headers; the challenge is added back here. */
+async function withChallenge<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof DomainException && error.status === 401) {
+      throw new DomainException(401, error.code, error.message, undefined, UNAUTHORIZED_HEADERS);
+    }
+    throw error;
+  }
+}
+
+@ApiTags('auth')
 @Controller('v1/auth')
 export class AuthController {
   constructor(@Inject(RpcClients) private readonly rpc: RpcClients) {}
@@ -23,7 +55,26 @@ export class AuthController {
   @Public()
   @Post('login')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Log in with e-mail and password', description: 'Rate-limited per client IP before the password is checked.' })
+  @ApiBody({ type: LoginDto })
+  @ApiOkResponse({ type: TokenResponseDto })
+  @ApiResponse({ status: 401, description: 'Wrong e-mail or password' })
+  @ApiResponse({ status: 429, description: 'Too many attempts from this address' })
   login(@Body() body: LoginDto): Promise<TokenResponse> {
-    return this.rpc.auth.call<LoginRequest, TokenResponse>(RpcPatterns.auth.login, { email: body.email, password: body.password });
+    return withChallenge(this.rpc.auth.call<LoginRequest, TokenResponse>(RpcPatterns.auth.login, { email: body.email, password: body.password }));
+  }
+
+  @Public()
+  @Post('refresh')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Exchange a refresh token for new tokens',
+    description: 'Rotation: the answer carries a new refresh token and the old one stops working. Presenting a used refresh token again revokes the whole session.',
+  })
+  @ApiBody({ type: RefreshDto })
+  @ApiOkResponse({ type: TokenResponseDto })
+  @ApiResponse({ status: 401, description: 'Invalid, expired, revoked or reused refresh token' })
+  refresh(@Body() body: RefreshDto): Promise<TokenResponse> {
+    return withChallenge(this.rpc.auth.call<RefreshRequest, TokenResponse>(RpcPatterns.auth.refresh, { refresh_token: body.refresh_token }));
   }
 }

@@ -1,47 +1,81 @@
-import { type ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard as PassportAuthGuard } from '@nestjs/passport';
 import { CommonErrorCode, DomainException, IS_PUBLIC } from '@vigil/platform';
+import type { Request, Response } from 'express';
+import { RateLimiter } from '../rate-limit/rate-limiter';
+import { ApiKeyCache } from './api-key.cache';
+import { Authenticator, unauthorized } from './authenticator';
 import { type Principal, SCOPES_KEY } from './principal';
 
 /** The scope an endpoint needs (spec + decisions.md). `admin` grants every scope. */
 export const RequireScope = (scope: string) => SetMetadata(SCOPES_KEY, scope);
 
-const UNAUTHORIZED = { 'WWW-Authenticate': 'Bearer error="invalid_token"' };
+export function hasScope(principal: Principal, needed: string): boolean {
+  return principal.scopes.includes('admin') || principal.scopes.includes(needed);
+}
+
+/** The route pattern a request matched (`/v1/events/:event_id`), for rate-limit rules. */
+export function routePattern(req: Request): string {
+  const path = (req.route as { path?: string } | undefined)?.path;
+  return path ? `${req.baseUrl}${path}` : req.path;
+}
 
 /**
  * Every route needs a valid credential unless marked @Public(), and its declared scope. Missing,
- * invalid or expired credentials: 401 with WWW-Authenticate; valid but short of scope: 403 naming it.
+ * invalid, expired or revoked credentials: 401 with WWW-Authenticate; valid but short of scope:
+ * 403 naming it. Rate limits are counted here too: public routes per client IP before anything
+ * is checked (so password guessing is limited), failed authentications per IP, the rest per
+ * credential.
  */
 @Injectable()
-export class GatewayAuthGuard extends PassportAuthGuard('jwt') {
-  constructor(private readonly reflector: Reflector) {
-    super();
-  }
+export class GatewayAuthGuard implements CanActivate {
+  constructor(
+    @Inject(Reflector) private readonly reflector: Reflector,
+    @Inject(Authenticator) private readonly authenticator: Authenticator,
+    @Inject(RateLimiter) private readonly limiter: RateLimiter,
+    @Inject(ApiKeyCache) private readonly apiKeys: ApiKeyCache,
+  ) {}
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const req = context.switchToHttp().getRequest<Request & { user?: Principal }>();
+    const res = context.switchToHttp().getResponse<Response>();
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
-    await super.canActivate(context);
-    const principal = context.switchToHttp().getRequest<{ user: Principal }>().user;
+    const rule = this.limiter.rules.forRoute(req.method, routePattern(req));
+    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) {
+      await this.limiter.consume(`ip:${ip}`, rule, res);
+      return true;
+    }
+
+    let principal: Principal;
+    try {
+      principal = await this.authenticator.authenticate(req.headers.authorization);
+    } catch (error) {
+      if (error instanceof DomainException && error.status === 401) {
+        await this.limiter.consume(`ip:${ip}`, this.limiter.rules.unauthenticated, res);
+      }
+      throw error;
+    }
+    const marker = principal.kind === 'api_key' ? principal.credentialId : undefined;
+    const { revoked } = await this.limiter.consume(principal.credentialId, rule, res, marker);
+    if (revoked) {
+      // Another replica revoked this key a moment ago (shared marker in Redis).
+      this.apiKeys.evict(principal.subject);
+      throw unauthorized('The API key is invalid, expired or revoked.');
+    }
+    req.user = principal;
+
     const needed = this.reflector.getAllAndOverride<string | undefined>(SCOPES_KEY, targets);
     if (!needed) {
       // A route without a declared scope is a programming error: refuse rather than allow.
       throw new DomainException(403, CommonErrorCode.Forbidden, 'This endpoint declares no scope.');
     }
-    if (!principal.scopes.includes('admin') && !principal.scopes.includes(needed)) {
+    if (!hasScope(principal, needed)) {
       throw new DomainException(403, CommonErrorCode.Forbidden, `This endpoint needs the scope "${needed}".`, undefined, {
         'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${needed}"`,
       });
     }
     return true;
-  }
-
-  override handleRequest<T>(error: unknown, principal: T): T {
-    if (error instanceof DomainException) throw error;
-    if (error || !principal) {
-      throw new DomainException(401, CommonErrorCode.Unauthorized, 'A valid access token or API key is required.', undefined, UNAUTHORIZED);
-    }
-    return principal;
   }
 }

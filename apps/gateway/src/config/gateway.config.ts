@@ -9,4 +9,13 @@ export const gatewayConfigSpec = {
   RPC_TIMEOUT_MS: env.int({ min: 100, max: 120_000, default: 10_000 }),
   JWT_ISSUER: env.string({ default: 'vigil' }),
   JWT_AUDIENCE: env.string({ default: 'vigil-api' }),
+  // Access (docs/access.md): issuer URL of the OAuth metadata (unset: taken from the request's host,
+  // fine on localhost, set it behind a proxy), rate limits, API-key cache.
+  PUBLIC_URL: env.optionalString(),
+  /** Shared rate-limit counters (and instant key revocation) for all gateway replicas; unset = in memory. */
+  REDIS_URL: env.optionalString({ secret: true }),
+  RATE_LIMIT_DEFAULT_PER_MINUTE: env.int({ min: 1, max: 10_000_000, default: 1000 }),
+  RATE_LIMIT_LOGIN_PER_MINUTE: env.int({ min: 1, max: 10_000_000, default: 60 }),
+  RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: env.int({ min: 1, max: 10_000_000, default: 300 }),
+  API_KEY_CACHE_TTL_SECONDS: env.int({ min: 1, max: 3600, default: 300 }),
 };

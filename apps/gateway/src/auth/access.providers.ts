@@ -1,0 +1,26 @@
+import { APP_GUARD } from '@nestjs/core';
+import { ApiKeysController } from '../api-keys/api-keys.controller';
+import { OAuthController } from '../oauth/oauth.controller';
+import { OAuthClientsController } from '../oauth/oauth-clients.controller';
+import { RateLimiter } from '../rate-limit/rate-limiter';
+import { UsersController } from '../users/users.controller';
+import { AccessTokenVerifier } from './access-token.verifier';
+import { ApiKeyCache } from './api-key.cache';
+import { AuthController } from './auth.controller';
+import { GatewayAuthGuard } from './auth.guard';
+import { Authenticator } from './authenticator';
+import { JwksCache } from './jwks.cache';
+import { RevocationsSubscriber } from './revocations.subscriber';
+
+/** Access control of the gateway (docs/access.md): registered by GatewayModule. */
+export const accessControllers = [AuthController, ApiKeysController, UsersController, OAuthClientsController, OAuthController];
+
+export const accessProviders = [
+  JwksCache,
+  AccessTokenVerifier,
+  ApiKeyCache,
+  Authenticator,
+  RateLimiter,
+  RevocationsSubscriber,
+  { provide: APP_GUARD, useClass: GatewayAuthGuard },
+];

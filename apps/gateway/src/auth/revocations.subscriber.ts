@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { type CredentialRevoked, Topics, validateCredentialRevokedEnvelope } from '@vigil/contracts';
+import { type IncomingMessage, MESSAGE_BUS, type MessageBus, type Subscription } from '@vigil/messaging';
+import { LOGGER, type Logger } from '@vigil/platform';
+import { AccessTokenVerifier } from './access-token.verifier';
+import { ApiKeyCache } from './api-key.cache';
+
+/**
+ * Every gateway replica reads every revocation: each subscribes with a consumer group of its own
+ * (a shared group would hand each message to one replica only). Applying a revocation is
+ * idempotent, so redelivery needs no inbox; a new replica replays the topic's retention (2 days,
+ * longer than any access token lives) and so knows every session still worth refusing.
+ * A malformed message is logged and skipped: dead-lettering it from every replica would copy it N times.
+ */
+@Injectable()
+export class RevocationsSubscriber implements OnApplicationBootstrap, OnModuleDestroy {
+  private subscription: Subscription | undefined;
+  readonly groupId = `gateway.credential-revocations.${randomUUID()}`;
+
+  constructor(
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(ApiKeyCache) private readonly apiKeys: ApiKeyCache,
+    @Inject(AccessTokenVerifier) private readonly tokens: AccessTokenVerifier,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap() {
+    this.subscription = await this.bus.subscribe({
+      groupId: this.groupId,
+      topics: [Topics.credentialRevocations],
+      handler: async (messages) => messages.forEach((m) => this.onCredentialRevoked(m)),
+    });
+  }
+
+  async onModuleDestroy() {
+    await this.subscription?.stop();
+  }
+
+  onCredentialRevoked(message: IncomingMessage): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(message.value);
+    } catch {
+      parsed = undefined;
+    }
+    const result = validateCredentialRevokedEnvelope.validate(parsed);
+    if (!result.ok) {
+      this.logger.warn({ topic: message.topic, offset: message.offset, errors: result.errors }, 'skipped an invalid revocation message');
+      return;
+    }
+    this.apply(result.value.data);
+  }
+
+  apply(revoked: CredentialRevoked): void {
+    if (revoked.kind === 'api_key') this.apiKeys.evict(revoked.id);
+    else this.tokens.revoke(revoked.kind === 'session' ? 'sid' : 'jti', revoked.id, revoked.expires_at);
+  }
+}

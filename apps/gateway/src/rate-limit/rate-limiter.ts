@@ -1,0 +1,60 @@
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { CommonErrorCode, CONFIG, DomainException, LOGGER, type Logger } from '@vigil/platform';
+import type { GatewayConfig } from '../gateway.service-definition';
+import { MemoryRateLimitStore, type RateLimitStore, RedisRateLimitStore } from './rate-limit.store';
+import { type RateLimitRule, rateLimitRules } from './rate-limits';
+
+export interface HeaderSink {
+  setHeader(name: string, value: string): unknown;
+}
+
+/**
+ * Counts a request against its rule, sets the RateLimit headers (draft-ietf-httpapi-ratelimit-headers)
+ * and refuses with 429 + Retry-After past the limit. Redis when REDIS_URL is set (shared by all
+ * replicas), in memory otherwise. If Redis fails, the request is counted in memory instead:
+ * an outage of the counter store must not take the API down.
+ */
+@Injectable()
+export class RateLimiter implements OnApplicationShutdown {
+  readonly store: RateLimitStore;
+  private readonly fallback = new MemoryRateLimitStore();
+  readonly rules: ReturnType<typeof rateLimitRules>;
+  private warned = 0;
+
+  constructor(@Inject(CONFIG) config: GatewayConfig, @Inject(LOGGER) private readonly logger: Logger) {
+    this.store = config.REDIS_URL ? new RedisRateLimitStore(config.REDIS_URL, `vigil:${config.KAFKA_TOPIC_PREFIX}`) : this.fallback;
+    this.rules = rateLimitRules(config);
+  }
+
+  /** Returns whether a shared revocation marker was found for `revocationMarker`. */
+  async consume(subject: string, rule: RateLimitRule | null, res: HeaderSink, revocationMarker?: string): Promise<{ revoked: boolean }> {
+    if (!rule) return { revoked: false };
+    const windowMs = rule.windowSeconds * 1000;
+    const bucket = `${rule.name}:${subject}`;
+    let hit;
+    try {
+      hit = await this.store.hit(bucket, windowMs, revocationMarker);
+    } catch (error) {
+      if (Date.now() - this.warned > 10_000) {
+        this.warned = Date.now();
+        this.logger.warn({ err: error }, 'rate-limit store unavailable; counting in memory');
+      }
+      hit = await this.fallback.hit(bucket, windowMs);
+    }
+    const reset = Math.max(1, Math.ceil(hit.resetMs / 1000));
+    res.setHeader('RateLimit-Policy', `${rule.limit};w=${rule.windowSeconds}`);
+    res.setHeader('RateLimit-Limit', String(rule.limit));
+    res.setHeader('RateLimit-Remaining', String(Math.max(0, rule.limit - hit.count)));
+    res.setHeader('RateLimit-Reset', String(reset));
+    if (hit.count > rule.limit) {
+      throw new DomainException(429, CommonErrorCode.RateLimited, `Too many requests: ${rule.limit} per ${rule.windowSeconds} s. Retry after ${reset} s.`, undefined, {
+        'Retry-After': String(reset),
+      });
+    }
+    return { revoked: hit.revoked };
+  }
+
+  async onApplicationShutdown() {
+    await this.store.close();
+  }
+}
