@@ -5,7 +5,11 @@ import { PlatformModule, type ServiceContext } from '@vigil/platform';
 import { eventIngestMigrations } from './database/migrations';
 import { EVENT_INGEST_SCHEMA } from './database/schema';
 import { EventsController } from './events/events.controller';
+import { EventPartitions } from './events/event-partitions.service';
+import { EventsRelay } from './events/events.relay';
 import { EventsRepository } from './events/events.repository';
+import { EventsService } from './events/events.service';
+import { PartitionsRepository } from './events/partitions.repository';
 import { AuditIngestConsumer } from './ingest/audit-ingest.consumer';
 import { IngestController } from './ingest/ingest.controller';
 import { IngestService } from './ingest/ingest.service';
@@ -21,7 +25,7 @@ export class EventIngestModule {
         MessagingModule.forService(),
       ],
       controllers: [IngestController, EventsController],
-      providers: [EventsRepository, IngestService, AuditIngestConsumer],
+      providers: [EventsRepository, EventsService, EventsRelay, PartitionsRepository, EventPartitions, IngestService, AuditIngestConsumer],
     };
   }
 }

@@ -8,6 +8,7 @@ export * from './events/policy-events';
 export * from './events/policy-violation';
 export * from './events/alert-request';
 export * from './policies/policies-api';
+export * from './events/events-api';
 export * from './rpc/patterns';
 export * from './webhooks/webhooks';
 export * from './access/access';

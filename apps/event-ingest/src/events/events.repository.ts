@@ -1,13 +1,25 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AuditEvent } from '@vigil/contracts';
+import type {
+  AggregateBucket,
+  AggregateGroupField,
+  AggregateMetric,
+  AuditEvent,
+  EventFilters,
+  EventListItem,
+  SequencedEvent,
+} from '@vigil/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
+import { applyFilters, type ListCursor, Where } from './event-query';
 
-const COLUMNS = [
-  'id', 'type', 'severity', 'database_id', '"timestamp"', 'processed_at', 'user_name', 'source_ip',
-  'session_id', 'producer_id', 'policy_id', 'rule_id', 'risk_score', 'details',
-];
+/** An audit event as stored: the published shape plus its place in the commit order. */
+export interface StoredEvent extends AuditEvent {
+  seq: string;
+  operation: string | null;
+  correlation_id: string | null;
+}
 
 interface EventRow {
+  seq: string;
   id: string;
   type: AuditEvent['type'];
   severity: AuditEvent['severity'];
@@ -19,7 +31,12 @@ interface EventRow {
   rule_id: string | null;
   risk_score: number;
   details: AuditEvent['details'];
+  correlation_id: string | null;
 }
+
+const FULL = `seq::text AS seq, id, type, severity, database_id, "timestamp", processed_at, producer_id, policy_id, rule_id,
+  risk_score, details, correlation_id`;
+const LIST = `id, type, severity, database_id, "timestamp", details`;
 
 function toEvent(row: EventRow): AuditEvent {
   return {
@@ -35,39 +52,97 @@ function toEvent(row: EventRow): AuditEvent {
   };
 }
 
+function toListItem(row: Pick<EventRow, 'id' | 'type' | 'severity' | 'database_id' | 'timestamp' | 'details'>): EventListItem {
+  return { id: row.id, type: row.type, severity: row.severity, database_id: row.database_id, timestamp: row.timestamp.toISOString(), details: row.details };
+}
+
+const GROUP_COLUMNS: Record<AggregateGroupField, string> = {
+  database_id: 'database_id',
+  // Databases are registered elsewhere; a producer may name one in details.database_name.
+  database_name: `COALESCE(details->>'database_name', database_id)`,
+  type: 'type',
+  severity: 'severity',
+  user: 'user_name',
+  source_ip: 'source_ip',
+  operation: 'operation',
+};
+
+const METRIC_SQL: Record<AggregateMetric, string> = {
+  count: 'count(*)::bigint',
+  unique_users: 'count(DISTINCT user_name)::bigint',
+  unique_source_ips: 'count(DISTINCT source_ip)::bigint',
+  max_risk_score: 'max(risk_score)::int',
+  avg_risk_score: 'round(avg(risk_score), 2)::float8',
+};
+
+export interface AggregateRow {
+  keys: (string | null)[];
+  bucket: Date | null;
+  metrics: Record<string, number | string | null>;
+  total: boolean;
+}
+
 /** Database access for stored audit events; no business rules. */
 @Injectable()
 export class EventsRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  async insertMany(manager: EntityManager, events: AuditEvent[]): Promise<void> {
-    // 14 parameters a row; chunks stay under PostgreSQL's 65,535-parameter limit.
-    for (let start = 0; start < events.length; start += 4000) {
-      const chunk = events.slice(start, start + 4000);
-      const values: unknown[] = [];
-      const rows = chunk.map((e, i) => {
-        values.push(
-          e.id, e.type, e.severity, e.database_id, e.timestamp, e.processed_at,
-          e.details.user ?? null, e.details.source_ip ?? null, e.details.session_id ?? null,
-          e.producer_id, e.context.policy_id, e.context.rule_id, e.context.risk_score, JSON.stringify(e.details),
-        );
-        const b = i * COLUMNS.length;
-        return `(${COLUMNS.map((_, j) => `$${b + j + 1}`).join(', ')})`;
-      });
-      await manager.query(`INSERT INTO event_ingest.events (${COLUMNS.join(', ')}) VALUES ${rows.join(', ')}`, values);
-    }
+  /**
+   * Hands out `count` sequences and returns the first. The row stays locked until the caller's
+   * transaction ends, so sequences commit in order and a rollback leaves no hole: call it as
+   * late in the transaction as possible.
+   */
+  async reserveSequence(manager: EntityManager, count: number): Promise<bigint> {
+    const [row]: { last_seq: string }[] = await manager.query(
+      `WITH taken AS (UPDATE event_ingest.event_sequence SET last_seq = last_seq + $1 RETURNING last_seq) SELECT last_seq::text FROM taken`,
+      [count],
+    );
+    return BigInt(row!.last_seq) - BigInt(count) + 1n;
+  }
+
+  /** One statement per batch: arrays of columns, unnested by PostgreSQL (no parameter limit). */
+  async insertMany(manager: EntityManager, events: StoredEvent[]): Promise<void> {
+    if (!events.length) return;
+    const col = <T>(pick: (e: StoredEvent) => T) => events.map(pick);
+    await manager.query(
+      `INSERT INTO event_ingest.events (seq, id, type, severity, database_id, "timestamp", processed_at, user_name, source_ip,
+         session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[],
+         $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::smallint[], $15::jsonb[], $16::text[], $17::text[])`,
+      [
+        col((e) => e.seq),
+        col((e) => e.id),
+        col((e) => e.type),
+        col((e) => e.severity),
+        col((e) => e.database_id),
+        col((e) => e.timestamp),
+        col((e) => e.processed_at),
+        col((e) => e.details.user ?? null),
+        col((e) => e.details.source_ip ?? null),
+        col((e) => e.details.session_id ?? null),
+        col((e) => e.producer_id),
+        col((e) => e.context.policy_id),
+        col((e) => e.context.rule_id),
+        col((e) => e.context.risk_score),
+        col((e) => JSON.stringify(e.details)),
+        col((e) => e.operation),
+        col((e) => e.correlation_id),
+      ],
+    );
   }
 
   /**
    * Records producer ids for new events. Returns, for ids accepted before (now or by a concurrent
-   * transaction that committed first), the event id they were stored under.
+   * transaction that committed first), the event id they were stored under. Claims are made in
+   * id order so two batches sharing ids cannot deadlock.
    */
   async claimProducerIds(manager: EntityManager, claims: { producerId: string; eventId: string }[]): Promise<Map<string, string>> {
     if (!claims.length) return new Map();
+    const sorted = [...claims].sort((a, b) => (a.producerId < b.producerId ? -1 : a.producerId > b.producerId ? 1 : 0));
     const inserted: { producer_id: string }[] = await manager.query(
       `INSERT INTO event_ingest.producer_ids (producer_id, event_id)
        SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING RETURNING producer_id`,
-      [claims.map((c) => c.producerId), claims.map((c) => c.eventId)],
+      [sorted.map((c) => c.producerId), sorted.map((c) => c.eventId)],
     );
     const fresh = new Set(inserted.map((r) => r.producer_id));
     const taken = claims.filter((c) => !fresh.has(c.producerId)).map((c) => c.producerId);
@@ -80,22 +155,157 @@ export class EventsRepository {
   }
 
   async findById(id: string): Promise<AuditEvent | null> {
-    const rows: EventRow[] = await this.dataSource.query(
-      `SELECT id, type, severity, database_id, "timestamp", processed_at, producer_id, policy_id, rule_id, risk_score, details
-       FROM event_ingest.events WHERE id = $1 LIMIT 1`,
-      [id],
-    );
+    const rows: EventRow[] = await this.dataSource.query(`SELECT ${FULL} FROM event_ingest.events WHERE id = $1 LIMIT 1`, [id]);
     return rows[0] ? toEvent(rows[0]) : null;
   }
 
-  /** Other events of the same session, newest first. */
+  /** Other events of the same session on the same database, newest first. */
   async findSameSession(event: AuditEvent, limit: number): Promise<string[]> {
     if (!event.details.session_id) return [];
     const rows: { id: string }[] = await this.dataSource.query(
       `SELECT id FROM event_ingest.events WHERE session_id = $1 AND database_id = $2 AND id <> $3
-       ORDER BY "timestamp" DESC LIMIT $4`,
+       ORDER BY "timestamp" DESC, id DESC LIMIT $4`,
       [event.details.session_id, event.database_id, event.id, limit],
     );
     return rows.map((r) => r.id);
+  }
+
+  /** Other events naming the same policy and rule on the same database within an hour either side. */
+  async findSameViolation(event: AuditEvent, limit: number): Promise<string[]> {
+    if (!event.context.policy_id) return [];
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM event_ingest.events
+       WHERE policy_id = $1 AND database_id = $2 AND id <> $3 AND rule_id IS NOT DISTINCT FROM $4
+         AND "timestamp" BETWEEN $5::timestamptz - interval '1 hour' AND $5::timestamptz + interval '1 hour'
+       ORDER BY "timestamp" DESC, id DESC LIMIT $6`,
+      [event.context.policy_id, event.database_id, event.id, event.context.rule_id, event.timestamp, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** The newest committed sequence: every event up to it is committed (sequences commit in order). */
+  async headSequence(): Promise<string> {
+    const [row]: { last_seq: string }[] = await this.dataSource.query(`SELECT last_seq::text FROM event_ingest.event_sequence`);
+    return row?.last_seq ?? '0';
+  }
+
+  async sequenceOf(id: string): Promise<string | null> {
+    const [row]: { seq: string }[] = await this.dataSource.query(`SELECT seq::text FROM event_ingest.events WHERE id = $1 LIMIT 1`, [id]);
+    return row?.seq ?? null;
+  }
+
+  /** Newest first (timestamp, then id), from a keyset position or an offset. */
+  async list(options: { filters: EventFilters; snapshot: string; limit: number; offset: number; after?: ListCursor }): Promise<EventListItem[]> {
+    const { filters, limit, offset, after } = options;
+    const types = filters.types ?? [];
+    const branch = (params: unknown[], type: string | undefined, branchLimit: string) => {
+      const where = new Where(params);
+      if (type !== undefined) where.add(`type = ${where.param(type)}`);
+      applyFilters(where, filters, { skipTypes: type !== undefined });
+      where.add(`seq <= ${where.param(options.snapshot)}::bigint`);
+      if (after) where.add(`("timestamp", id) < (${where.param(after.t)}::timestamptz, ${where.param(after.id)})`);
+      return `SELECT ${LIST} FROM event_ingest.events ${where.sql()} ORDER BY "timestamp" DESC, id DESC LIMIT ${branchLimit}`;
+    };
+    const params: unknown[] = [];
+    let sql: string;
+    if (types.length > 1) {
+      // Several types (a wildcard): each type reads its own (type, "timestamp") index in order and
+      // the branches are merged, instead of sorting every matching row.
+      const k = `${offset + limit}`;
+      sql = `SELECT ${LIST} FROM (${types.map((t) => `(${branch(params, t, k)})`).join(' UNION ALL ')}) u
+             ORDER BY "timestamp" DESC, id DESC LIMIT ${limit} OFFSET ${offset}`;
+    } else {
+      sql = `${branch(params, undefined, `${limit} OFFSET ${offset}`)}`;
+    }
+    const rows: EventRow[] = await this.dataSource.query(sql, params);
+    return rows.map(toListItem);
+  }
+
+  /**
+   * The number of matching events: exact up to `exactUpTo`, beyond that the planner's estimate
+   * (counting millions of rows for a page header is not worth seconds).
+   */
+  async count(filters: EventFilters, snapshot: string, exactUpTo: number): Promise<{ total: number; estimated: boolean }> {
+    const where = new Where();
+    applyFilters(where, filters);
+    where.add(`seq <= ${where.param(snapshot)}::bigint`);
+    const [row]: { n: number }[] = await this.dataSource.query(
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM event_ingest.events ${where.sql()} LIMIT ${exactUpTo + 1}) c`,
+      where.params,
+    );
+    if (row!.n <= exactUpTo) return { total: row!.n, estimated: false };
+    const [plan]: { 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }[] = await this.dataSource.query(
+      `EXPLAIN (FORMAT JSON) SELECT 1 FROM event_ingest.events ${where.sql()}`,
+      where.params,
+    );
+    const estimate = Math.round(plan!['QUERY PLAN'][0]!.Plan['Plan Rows']);
+    return { total: Math.max(estimate, exactUpTo + 1), estimated: true };
+  }
+
+  /** Search: newest first over a bounded time range, keyset-paged. */
+  async search(filters: EventFilters, limit: number, after?: { t: string; id: string }): Promise<EventListItem[]> {
+    const where = new Where();
+    applyFilters(where, filters);
+    if (after) where.add(`("timestamp", id) < (${where.param(after.t)}::timestamptz, ${where.param(after.id)})`);
+    const rows: EventRow[] = await this.dataSource.query(
+      `SELECT ${LIST} FROM event_ingest.events ${where.sql()} ORDER BY "timestamp" DESC, id DESC LIMIT ${limit}`,
+      where.params,
+    );
+    return rows.map(toListItem);
+  }
+
+  /**
+   * Groups and metrics in one pass: GROUPING SETS computes the groups and the grand total
+   * together. Groups come biggest first; one more than `limit` tells the caller it truncated.
+   */
+  async aggregate(options: {
+    filters: EventFilters;
+    groupBy: AggregateGroupField[];
+    bucket?: AggregateBucket;
+    metrics: AggregateMetric[];
+    limit: number;
+  }): Promise<AggregateRow[]> {
+    const where = new Where();
+    applyFilters(where, options.filters);
+    const expressions = options.groupBy.map((g) => GROUP_COLUMNS[g]);
+    if (options.bucket) expressions.push(`date_trunc('${options.bucket}', "timestamp", 'UTC')`);
+    const keys = expressions.map((e, i) => (options.bucket && i === expressions.length - 1 ? `${e} AS b` : `${e} AS k${i}`));
+    const metrics = options.metrics.map((m) => `${METRIC_SQL[m]} AS ${m}`);
+    const orderMetric = options.metrics.includes('count') ? 'count(*)' : '1';
+    const groupSql = expressions.length ? `GROUP BY GROUPING SETS ((${expressions.join(', ')}), ())` : '';
+    const select = [...keys, ...metrics, expressions.length ? `GROUPING(${expressions.join(', ')}) > 0 AS is_total` : 'true AS is_total'];
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT ${select.join(', ')} FROM event_ingest.events ${where.sql()} ${groupSql}
+       ORDER BY is_total DESC, ${orderMetric} DESC${options.bucket ? ', b' : ''} LIMIT ${options.limit + 2}`,
+      where.params,
+    );
+    return rows.map((row) => ({
+      keys: options.groupBy.map((_, i) => (row[`k${i}`] as string | null) ?? null),
+      bucket: options.bucket ? (row.b as Date | null) : null,
+      metrics: Object.fromEntries(options.metrics.map((m) => [m, row[m] as number | string | null])),
+      total: Boolean(row.is_total),
+    }));
+  }
+
+  /** Stored events after a sequence, in sequence order (SSE replay and gap filling). */
+  async afterSequence(options: { after: string; until?: string; filters: EventFilters; limit: number }): Promise<SequencedEvent[]> {
+    const where = new Where();
+    where.add(`seq > ${where.param(options.after)}::bigint`);
+    if (options.until) where.add(`seq <= ${where.param(options.until)}::bigint`);
+    applyFilters(where, options.filters);
+    const rows: EventRow[] = await this.dataSource.query(
+      `SELECT ${FULL} FROM event_ingest.events ${where.sql()} ORDER BY seq LIMIT ${options.limit}`,
+      where.params,
+    );
+    return rows.map((row) => ({ seq: row.seq, event: toEvent(row) }));
+  }
+
+  /** For the audit.events.v1 relay: the next unpublished events, with their correlation ids. */
+  async unpublished(manager: EntityManager, after: string, limit: number): Promise<(SequencedEvent & { correlationId: string | null })[]> {
+    const rows: EventRow[] = await manager.query(
+      `SELECT ${FULL} FROM event_ingest.events WHERE seq > $1::bigint ORDER BY seq LIMIT $2`,
+      [after, limit],
+    );
+    return rows.map((row) => ({ seq: row.seq, event: toEvent(row), correlationId: row.correlation_id }));
   }
 }

@@ -1,18 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  AuditEventCatalog,
-  type AuditEvent,
-  type AuditRecord,
-  auditRecordValidator,
-  type EventEnvelope,
-  type FieldError,
-  Topics,
-} from '@vigil/contracts';
+import { AuditEventCatalog, type AuditRecord, auditRecordValidator, type FieldError } from '@vigil/contracts';
 import { newId, riskScore } from '@vigil/domain';
-import { OutboxWriter } from '@vigil/messaging';
-import { DomainException } from '@vigil/platform';
+import { currentCorrelationId, DomainException } from '@vigil/platform';
 import { DataSource, type EntityManager } from 'typeorm';
-import { EventsRepository } from '../events/events.repository';
+import { operationOf } from '../events/event-query';
+import { EVENTS_RELAY_CHANNEL } from '../events/events.relay';
+import { EventsRepository, type StoredEvent } from '../events/events.repository';
 
 export enum IngestErrorCode {
   InvalidRecords = 'invalid_audit_records',
@@ -24,7 +17,6 @@ export class IngestService {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(EventsRepository) private readonly events: EventsRepository,
-    @Inject(OutboxWriter) private readonly outbox: OutboxWriter,
   ) {}
 
   /** All or nothing: one invalid record refuses the whole request (decisions.md). */
@@ -53,7 +45,7 @@ export class IngestService {
   async store(manager: EntityManager, records: AuditRecord[]): Promise<string[]> {
     const processedAt = new Date();
     const ids: string[] = [];
-    const candidates: AuditEvent[] = [];
+    const candidates: StoredEvent[] = [];
     const byProducerId = new Map<string, string>();
     for (const record of records) {
       const known = record.id ? byProducerId.get(record.id) : undefined;
@@ -74,12 +66,18 @@ export class IngestService {
       if (previous) replaced.set(event.id, previous);
     }
     const fresh = candidates.filter((e) => !replaced.has(e.id));
-    await this.events.insertMany(manager, fresh);
-    await this.outbox.enqueue(manager, Topics.auditEvents, fresh.map(toEnvelope));
+    if (fresh.length) {
+      // Last step before commit: the sequence row stays locked until then (docs/events.md#ordering).
+      // The events table is the outbox of audit.events.v1: EventsRelay publishes by sequence.
+      const first = await this.events.reserveSequence(manager, fresh.length);
+      fresh.forEach((event, i) => (event.seq = String(first + BigInt(i))));
+      await this.events.insertMany(manager, fresh);
+      await manager.query('SELECT pg_notify($1, $2)', [EVENTS_RELAY_CHANNEL, '']);
+    }
     return ids.map((id) => replaced.get(id) ?? id);
   }
 
-  private toEvent(record: AuditRecord, processedAt: Date): AuditEvent {
+  private toEvent(record: AuditRecord, processedAt: Date): StoredEvent {
     const severity = record.severity ?? AuditEventCatalog[record.type];
     const details = record.details ?? {};
     return {
@@ -92,17 +90,9 @@ export class IngestService {
       details,
       context: { policy_id: null, rule_id: null, risk_score: riskScore(record.type, severity, details.query) },
       producer_id: record.id ?? null,
+      seq: '0',
+      operation: operationOf(details.query),
+      correlation_id: currentCorrelationId() ?? null,
     };
   }
-}
-
-function toEnvelope(event: AuditEvent): EventEnvelope<AuditEvent> {
-  return {
-    id: event.id,
-    type: event.type,
-    schema_version: 1,
-    occurred_at: event.timestamp,
-    key: event.database_id,
-    data: event,
-  };
 }

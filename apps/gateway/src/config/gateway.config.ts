@@ -9,6 +9,15 @@ export const gatewayConfigSpec = {
   RPC_TIMEOUT_MS: env.int({ min: 100, max: 120_000, default: 10_000 }),
   JWT_ISSUER: env.string({ default: 'vigil' }),
   JWT_AUDIENCE: env.string({ default: 'vigil-api' }),
+  // Event stream (docs/events.md#streaming).
+  STREAM_MAX_PER_CREDENTIAL: env.int({ min: 1, max: 1000, default: 10 }),
+  STREAM_HEARTBEAT_MS: env.int({ min: 100, max: 60_000, default: 15_000 }),
+  /** Unread bytes a stream client may leave behind before it is disconnected (slow_consumer). */
+  STREAM_BUFFER_BYTES: env.int({ min: 1024, max: 256 * 1024 * 1024, default: 1024 * 1024 }),
+  /** How long an out-of-order gap may last before the missing events are read from the database. */
+  STREAM_GAP_WAIT_MS: env.int({ min: 10, max: 60_000, default: 200 }),
+  /** With no message for this long, the stream asks event-ingest for the newest sequence. */
+  STREAM_HEAD_POLL_MS: env.int({ min: 100, max: 600_000, default: 1000 }),
   // Access (docs/access.md): issuer URL of the OAuth metadata (unset: taken from the request's host,
   // fine on localhost, set it behind a proxy), rate limits, API-key cache.
   PUBLIC_URL: env.optionalString(),

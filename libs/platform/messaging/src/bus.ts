@@ -37,6 +37,11 @@ export interface SubscribeOptions {
   handler: BatchHandler;
   /** Largest batch handed to the handler at once. */
   maxBatchSize?: number;
+  /**
+   * Where a group with no committed offset starts: the oldest retained message (default), or
+   * only messages published from now on (a fan-out group per process, e.g. the SSE stream).
+   */
+  startFrom?: 'earliest' | 'latest';
 }
 
 export interface Subscription {

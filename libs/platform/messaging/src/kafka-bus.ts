@@ -115,7 +115,7 @@ export class KafkaBus implements MessageBus {
       maxWaitTimeInMs: 100,
     });
     await consumer.connect();
-    await consumer.subscribe({ topics: options.topics.map((t) => this.topic(t)), fromBeginning: true });
+    await consumer.subscribe({ topics: options.topics.map((t) => this.topic(t)), fromBeginning: options.startFrom !== 'latest' });
     const maxBatch = options.maxBatchSize ?? 500;
     await consumer.run({
       autoCommit: false,

@@ -98,7 +98,9 @@ export class MemoryBus implements MessageBus {
     const group: Group = {
       id: options.groupId,
       topics: options.topics,
-      committed: new Map(options.topics.map((t) => [t, this.log(t).entries[0]?.offset ?? this.log(t).nextOffset])),
+      committed: new Map(
+        options.topics.map((t) => [t, options.startFrom === 'latest' ? this.log(t).nextOffset : (this.log(t).entries[0]?.offset ?? this.log(t).nextOffset)]),
+      ),
       wake: () => wake(),
       running: true,
     };

@@ -1,5 +1,6 @@
 import { messagingMigration } from '@vigil/messaging';
 import { EVENT_INGEST_SCHEMA } from '../schema';
 import { Events1760000000000 } from './1760000000000-events';
+import { EventStorage1763700000000 } from './1763700000000-event-storage';
 
-export const eventIngestMigrations = [messagingMigration(EVENT_INGEST_SCHEMA, 1750000000000), Events1760000000000];
+export const eventIngestMigrations = [messagingMigration(EVENT_INGEST_SCHEMA, 1750000000000), Events1760000000000, EventStorage1763700000000];

@@ -1,0 +1,154 @@
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { type AuditEvent, type EventEnvelope, MessageHeaders, Topics } from '@vigil/contracts';
+import { MESSAGE_BUS, type MessageBus, type OutgoingMessage } from '@vigil/messaging';
+import { CONFIG, LOGGER, type Logger } from '@vigil/platform';
+import { DataSource } from 'typeorm';
+import type { EventIngestConfig } from '../event-ingest.service-definition';
+import { EventsRepository } from './events.repository';
+
+export const EVENTS_RELAY_CHANNEL = 'vigil_events_relay';
+
+interface ListenerClient {
+  on(event: 'notification' | 'error', listener: (arg?: unknown) => void): void;
+  removeAllListeners(event: string): void;
+  query(sql: string): Promise<unknown>;
+}
+
+export function toEnvelope(event: AuditEvent, correlationId: string | null): EventEnvelope<AuditEvent> {
+  return {
+    id: event.id,
+    type: event.type,
+    schema_version: 1,
+    occurred_at: event.timestamp,
+    key: event.database_id,
+    ...(correlationId ? { correlation_id: correlationId } : {}),
+    data: event,
+  };
+}
+
+/**
+ * Publishes stored events on audit.events.v1 in sequence order. The events table is the outbox:
+ * `event_relay.published_seq` says how far publishing got. Each turn reads the next events,
+ * publishes them and moves the mark in one transaction under an advisory lock (one relay per
+ * installation publishes at a time). A crash between publish and commit publishes again, never
+ * loses: consumers de-duplicate on the event id, the stream on the sequence. Because sequences
+ * commit in order (EventsRepository.reserveSequence), no event can appear behind the mark later.
+ */
+@Injectable()
+export class EventsRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private listener: { client: ListenerClient; release: (error?: unknown) => void } | undefined;
+  private readonly logger: Logger;
+  published = 0;
+
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(EventsRepository) private readonly events: EventsRepository,
+    @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
+    @Inject(CONFIG) private readonly config: EventIngestConfig,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.logger = logger.child({ component: 'events-relay' });
+  }
+
+  async onApplicationBootstrap() {
+    this.running = true;
+    await this.listen().catch((error) => this.logger.warn({ err: error }, 'LISTEN unavailable, relying on polling'));
+    this.loop = this.run();
+  }
+
+  private async listen() {
+    const driver = this.dataSource.driver as unknown as { obtainMasterConnection(): Promise<[ListenerClient, (e?: unknown) => void]> };
+    const [client, release] = await driver.obtainMasterConnection();
+    client.on('notification', () => this.wake?.());
+    client.on('error', (error: unknown) => {
+      this.logger.warn({ err: error }, 'LISTEN connection lost; polling');
+      if (this.listener?.client === client) this.dropListener(true);
+    });
+    await client.query(`LISTEN ${EVENTS_RELAY_CHANNEL}`);
+    this.listener = { client, release };
+  }
+
+  private dropListener(broken: boolean) {
+    if (!this.listener) return;
+    const { client, release } = this.listener;
+    this.listener = undefined;
+    client.removeAllListeners('notification');
+    client.removeAllListeners('error');
+    client.on('error', () => undefined);
+    release(broken ? new Error('listener connection lost') : undefined);
+  }
+
+  private async run() {
+    let backoff = 0;
+    while (this.running) {
+      if (!this.listener) await this.listen().catch(() => undefined);
+      try {
+        const count = await this.relayOnce();
+        backoff = 0;
+        if (count >= this.config.EVENTS_RELAY_BATCH) continue;
+      } catch (error) {
+        backoff = Math.min(backoff ? backoff * 2 : 250, 10_000);
+        this.logger.error({ err: error, retry_ms: backoff }, 'publishing audit events failed; will retry');
+      }
+      if (!this.running) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, backoff || this.config.OUTBOX_POLL_MS);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+  }
+
+  /** Publishes the next batch; returns how many events it published. */
+  async relayOnce(): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock(hashtext('vigil:events-relay')) AS locked`);
+      if (!locked) return 0;
+      const [mark]: { published_seq: string }[] = await manager.query(`SELECT published_seq::text FROM event_ingest.event_relay`);
+      const rows = await this.events.unpublished(manager, mark!.published_seq, this.config.EVENTS_RELAY_BATCH);
+      if (!rows.length) return 0;
+      const messages: OutgoingMessage[] = rows.map(({ seq, event, correlationId }) => {
+        const headers: Record<string, string> = {
+          [MessageHeaders.messageId]: event.id,
+          [MessageHeaders.eventType]: event.type,
+          [MessageHeaders.eventSequence]: seq,
+        };
+        if (correlationId) headers[MessageHeaders.correlationId] = correlationId;
+        return { key: event.database_id, value: JSON.stringify(toEnvelope(event, correlationId)), headers };
+      });
+      await this.bus.publish([{ topic: Topics.auditEvents, messages }]);
+      await manager.query(`UPDATE event_ingest.event_relay SET published_seq = $1::bigint, updated_at = now()`, [rows[rows.length - 1]!.seq]);
+      this.published += rows.length;
+      return rows.length;
+    });
+  }
+
+  /** Stops after the batch in hand and publishes what is left (best effort) before the bus closes. */
+  async beforeApplicationShutdown() {
+    if (!this.running) return;
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    try {
+      while ((await this.relayOnce()) > 0) {
+        /* drain */
+      }
+    } catch (error) {
+      this.logger.warn({ err: error }, 'could not drain at shutdown; the next start publishes the rest');
+    }
+    this.dropListener(false);
+  }
+
+  async backlog(): Promise<number> {
+    const [row]: { n: string }[] = await this.dataSource.query(
+      `SELECT (s.last_seq - r.published_seq)::text AS n FROM event_ingest.event_sequence s, event_ingest.event_relay r`,
+    );
+    return Number(row?.n ?? 0);
+  }
+}

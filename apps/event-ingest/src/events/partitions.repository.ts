@@ -1,0 +1,109 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+export interface PartitionInfo {
+  name: string;
+  /** First day covered (UTC midnight). */
+  day: Date;
+}
+
+const LOCK = `hashtext('vigil:events-partitions')`;
+
+/** DDL for the daily partitions of event_ingest.events. Names: events_pYYYYMMDD. */
+@Injectable()
+export class PartitionsRepository {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async list(): Promise<PartitionInfo[]> {
+    const rows: { name: string }[] = await this.dataSource.query(
+      `SELECT c.relname AS name FROM pg_inherits i
+       JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+       JOIN pg_namespace n ON n.oid = p.relnamespace
+       WHERE n.nspname = 'event_ingest' AND p.relname = 'events' AND c.relname ~ '^events_p[0-9]{8}$'`,
+    );
+    return rows
+      .map((r) => ({ name: r.name, day: dayOfName(r.name) }))
+      .sort((a, b) => a.day.getTime() - b.day.getTime());
+  }
+
+  /** Days (UTC) that have rows waiting in the default partition. */
+  async daysInDefault(limit: number): Promise<Date[]> {
+    const rows: { day: Date }[] = await this.dataSource.query(
+      `SELECT DISTINCT date_trunc('day', "timestamp", 'UTC') AS day FROM event_ingest.events_default ORDER BY 1 DESC LIMIT $1`,
+      [limit],
+    );
+    return rows.map((r) => r.day);
+  }
+
+  /**
+   * Creates the partition of one day. Rows of that day already in the default partition move
+   * into it in the same transaction (PostgreSQL refuses to attach a range the default holds).
+   * Returns how many rows moved, or null when the partition existed.
+   */
+  async create(day: Date): Promise<number | null> {
+    const name = partitionName(day);
+    const from = day.toISOString();
+    const to = new Date(day.getTime() + 86_400_000).toISOString();
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT pg_advisory_xact_lock(${LOCK})`);
+      const [exists] = await manager.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [`event_ingest.${name}`]);
+      if (exists.present) return null;
+      const [{ waiting }] = await manager.query(
+        `SELECT EXISTS (SELECT 1 FROM event_ingest.events_default WHERE "timestamp" >= $1 AND "timestamp" < $2) AS waiting`,
+        [from, to],
+      );
+      let moved = 0;
+      if (waiting) {
+        await manager.query(`LOCK TABLE event_ingest.events_default IN SHARE ROW EXCLUSIVE MODE`);
+        await manager.query(`CREATE TABLE event_ingest.${name} (LIKE event_ingest.events)`);
+        const result: { n: number }[] = await manager.query(
+          `WITH moved AS (DELETE FROM event_ingest.events_default WHERE "timestamp" >= $1 AND "timestamp" < $2 RETURNING *),
+                copied AS (INSERT INTO event_ingest.${name} SELECT * FROM moved RETURNING 1)
+           SELECT count(*)::int AS n FROM copied`,
+          [from, to],
+        );
+        moved = result[0]!.n;
+        await manager.query(`ALTER TABLE event_ingest.events ATTACH PARTITION event_ingest.${name} FOR VALUES FROM ('${from}') TO ('${to}')`);
+      } else {
+        await manager.query(`CREATE TABLE event_ingest.${name} PARTITION OF event_ingest.events FOR VALUES FROM ('${from}') TO ('${to}')`);
+      }
+      await manager.query(
+        `INSERT INTO event_ingest.partition_log (partition_name, action, range_start, range_end, rows_moved) VALUES ($1, 'created', $2, $3, $4)`,
+        [name, from, to, moved],
+      );
+      return moved;
+    });
+  }
+
+  /** Drops one day's partition whole: no row-by-row delete, no bloat. */
+  async drop(partition: PartitionInfo): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT pg_advisory_xact_lock(${LOCK})`);
+      const [exists] = await manager.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [`event_ingest.${partition.name}`]);
+      if (!exists.present) return;
+      await manager.query(`DROP TABLE event_ingest.${partition.name}`);
+      await manager.query(
+        `INSERT INTO event_ingest.partition_log (partition_name, action, range_start, range_end) VALUES ($1, 'dropped', $2, $3)`,
+        [partition.name, partition.day.toISOString(), new Date(partition.day.getTime() + 86_400_000).toISOString()],
+      );
+    });
+  }
+
+  /** Rows older than the cut-off that never got a partition of their own. */
+  async purgeDefault(before: Date): Promise<number> {
+    const result: { n: number }[] = await this.dataSource.query(
+      `WITH gone AS (DELETE FROM event_ingest.events_default WHERE "timestamp" < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+      [before.toISOString()],
+    );
+    return result[0]!.n;
+  }
+}
+
+export function partitionName(day: Date): string {
+  return `events_p${day.toISOString().slice(0, 10).replace(/-/g, '')}`;
+}
+
+function dayOfName(name: string): Date {
+  const d = name.slice('events_p'.length);
+  return new Date(`${d.slice(0, 4)}-${d.slice(4, 6)}-${d.slice(6, 8)}T00:00:00.000Z`);
+}

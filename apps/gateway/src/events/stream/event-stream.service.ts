@@ -1,0 +1,86 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type EventFilters,
+  type EventPositionRequest,
+  type EventPositionResponse,
+  type ReplayEventsRequest,
+  type ReplayEventsResponse,
+  RpcPatterns,
+} from '@vigil/contracts';
+import { CommonErrorCode, CONFIG, DomainException, LOGGER, type Logger } from '@vigil/platform';
+import type { GatewayConfig } from '../../gateway.service-definition';
+import { RpcClients } from '../../rpc/rpc-clients';
+import { EventsApiErrorCode } from '../event-filters';
+import { EventStreamHub } from './event-stream.hub';
+import { StreamLimits } from './stream-limits';
+import { type SseSink, StreamSession } from './stream-session';
+
+/** Opens SSE streams: quota per credential, resume position, registration with the hub. */
+@Injectable()
+export class EventStreamService {
+  private readonly limits: StreamLimits;
+  private readonly logger: Logger;
+
+  constructor(
+    @Inject(EventStreamHub) private readonly hub: EventStreamHub,
+    @Inject(RpcClients) private readonly rpc: RpcClients,
+    @Inject(CONFIG) private readonly config: GatewayConfig,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.limits = new StreamLimits(config.STREAM_MAX_PER_CREDENTIAL);
+    this.logger = logger.child({ component: 'event-stream' });
+  }
+
+  /**
+   * Everything that can refuse the stream happens here, before any byte is sent, so refusals
+   * are ordinary problem documents (429, 400, 503). Returns a function that starts streaming.
+   */
+  async open(credentialId: string, filters: EventFilters, lastEventId: string | undefined): Promise<(sink: SseSink) => StreamSession> {
+    const release = this.limits.acquire(credentialId);
+    try {
+      if (!(await this.hub.ready(5000))) {
+        throw new DomainException(503, EventsApiErrorCode.StreamUnavailable, 'The event stream is starting; try again shortly.', undefined, { 'Retry-After': '2' });
+      }
+      let after: bigint | undefined;
+      if (lastEventId !== undefined) {
+        const position = await this.rpc.events.call<EventPositionRequest, EventPositionResponse>(RpcPatterns.events.position, { id: lastEventId });
+        if (position.seq === null) {
+          throw new DomainException(
+            400,
+            EventsApiErrorCode.UnknownLastEventId,
+            `No stored event has the id "${lastEventId}" (it may be past retention); reconnect without Last-Event-ID to start live.`,
+            [{ field: 'Last-Event-ID', message: 'is not the id of a stored event' }],
+          );
+        }
+        after = BigInt(position.seq);
+      }
+      return (sink) => {
+        const session: StreamSession = new StreamSession(sink, {
+          filters,
+          after,
+          maxBufferBytes: this.config.STREAM_BUFFER_BYTES,
+          maxQueuedDuringReplay: 10_000,
+          replay: (request) => this.rpc.events.call<ReplayEventsRequest, ReplayEventsResponse>(RpcPatterns.events.replay, request),
+          position: () => this.hub.position ?? 0n,
+          logger: this.logger,
+          onClose: (reason) => {
+            this.hub.remove(session);
+            release();
+            if (reason !== 'client_closed') this.logger.info({ credential_id: credentialId, reason }, 'event stream closed by the server');
+          },
+        });
+        this.hub.add(session);
+        void session.start();
+        return session;
+      };
+    } catch (error) {
+      release();
+      if (error instanceof DomainException) throw error;
+      throw new DomainException(503, CommonErrorCode.ServiceUnavailable, 'The event stream is unavailable.', undefined, { 'Retry-After': '2' });
+    }
+  }
+
+  openStreams(credentialId: string): number {
+    return this.limits.count(credentialId);
+  }
+}
