@@ -3,6 +3,8 @@ import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
 import { accessControllers, accessProviders } from './auth/access.providers';
 import { EventsController } from './events/events.controller';
+import { EventStreamHub } from './events/stream/event-stream.hub';
+import { EventStreamService } from './events/stream/event-stream.service';
 import { RpcClients } from './rpc/rpc-clients';
 import { WebhooksController } from './webhooks/webhooks.controller';
 
@@ -13,7 +15,7 @@ export class GatewayModule {
       module: GatewayModule,
       imports: [PlatformModule.forService(context), MessagingModule.forService()],
       controllers: [...accessControllers, EventsController, WebhooksController],
-      providers: [RpcClients, ...accessProviders],
+      providers: [RpcClients, ...accessProviders, EventStreamHub, EventStreamService],
     };
   }
 }
