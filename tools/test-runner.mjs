@@ -78,7 +78,7 @@ if (broker.skipped) {
 }
 
 mkdirSync(join(root, 'tmp'), { recursive: true });
-const results = join(root, 'tmp', 'jest-results.json');
+const results = join(root, 'tmp', `jest-results-${process.pid}.json`);
 rmSync(results, { force: true });
 const args = ['--json', `--outputFile=${results}`, ...process.argv.slice(2)];
 if (broker.skipped) args.push('--testPathIgnorePatterns', '\\.kafka-spec\\.ts$');
@@ -95,6 +95,7 @@ await pg.stop?.();
 let summary;
 if (existsSync(results)) {
   const r = JSON.parse(readFileSync(results, 'utf8'));
+  rmSync(results, { force: true });
   summary = { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests, suitesFailed: r.numFailedTestSuites + (r.numRuntimeErrorTestSuites ?? 0) };
 }
 if (broker.skipped) banner(['REMINDER: Kafka suites were skipped (' + broker.skipped + ')']);

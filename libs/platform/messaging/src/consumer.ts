@@ -26,6 +26,12 @@ export interface InboxConsumerOptions<T> {
   /** Attempts of a batch before its messages are tried one by one and poison ones dead-lettered. */
   maxAttempts?: number;
   maxBatchSize?: number;
+  /**
+   * Handler failures in a row after which the consumer stops dead-lettering and waits instead:
+   * when every message fails, the fault is the code or a dependency, not the messages, and
+   * draining the stream into the dead-letter topic would only move the outage there.
+   */
+  systemicFailureThreshold?: number;
 }
 
 export interface InboxConsumerDeps {
@@ -36,6 +42,9 @@ export interface InboxConsumerDeps {
 }
 
 class DatabaseUnavailable extends Error {}
+
+/** Thrown to leave a batch uncommitted (redelivered later) when failures look systemic. */
+export class SystemicFailure extends Error {}
 
 /**
  * At-least-once in, exactly-once effect: each batch's effects and its message ids are written in
@@ -48,6 +57,7 @@ export class InboxConsumer<T> {
   private subscription: Subscription | undefined;
   private readonly inbox: string;
   private readonly logger: Logger;
+  private consecutiveFailures = 0;
 
   constructor(
     private readonly deps: InboxConsumerDeps,
@@ -90,11 +100,12 @@ export class InboxConsumer<T> {
 
     try {
       await this.withRetries(() => this.apply(valid), this.options.maxAttempts ?? 4);
+      this.consecutiveFailures = 0;
       return;
     } catch (error) {
       if (error instanceof DatabaseUnavailable) throw error;
       if (valid.length === 1) {
-        await this.deadLetter([{ message: valid[0]!.message, reason: `handler failed: ${(error as Error).message}` }]);
+        await this.handlerFailed(valid[0]!, error);
         return;
       }
       this.logger.warn({ err: error, size: valid.length }, 'batch keeps failing; isolating messages');
@@ -103,11 +114,28 @@ export class InboxConsumer<T> {
     for (const item of valid) {
       try {
         await this.withRetries(() => this.apply([item]), 2);
+        this.consecutiveFailures = 0;
       } catch (error) {
         if (error instanceof DatabaseUnavailable) throw error;
-        await this.deadLetter([{ message: item.message, reason: `handler failed: ${(error as Error).message}` }]);
+        await this.handlerFailed(item, error);
       }
     }
+  }
+
+  private async handlerFailed(item: ConsumedMessage<T>, error: unknown): Promise<void> {
+    this.consecutiveFailures++;
+    const threshold = this.options.systemicFailureThreshold ?? 10;
+    if (this.consecutiveFailures > threshold) {
+      // Nothing is committed: the batch comes again after the pause, and flows once the fault is fixed.
+      const pauseMs = Math.min(1000 * 2 ** Math.min(this.consecutiveFailures - threshold - 1, 5), 30_000);
+      this.logger.error(
+        { err: error, consecutive_failures: this.consecutiveFailures, pause_ms: pauseMs },
+        'every message fails: treating it as a systemic fault, not dead-lettering; consumption paused',
+      );
+      await new Promise((r) => setTimeout(r, pauseMs));
+      throw new SystemicFailure(`systemic handler failure: ${(error as Error).message}`);
+    }
+    await this.deadLetter([{ message: item.message, reason: `handler failed: ${(error as Error).message}` }]);
   }
 
   private async apply(items: ConsumedMessage<T>[]): Promise<void> {
