@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DeliveryStatus, WebhookForm } from '@vigil/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
+import { rowsOf } from '../database/rows';
 
 export const DELIVERIES_CHANNEL = 'vigil_webhook_deliveries';
 
@@ -135,7 +136,7 @@ export class DeliveriesRepository {
    * are skipped (SKIP LOCKED), and no endpoint gets more than `perEndpoint` live leases.
    */
   async claim(owner: string, limit: number, perEndpoint: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    return this.dataSource.query(
+    const result: unknown = await this.dataSource.query(
       `WITH ready AS (
          SELECT DISTINCT webhook_id FROM delivery.webhook_deliveries
          WHERE status IN ('pending', 'in_flight') AND due_at <= now()
@@ -163,6 +164,7 @@ export class DeliveriesRepository {
                  w.url, w.form, w.secret_sealed, CASE WHEN w.form = 'A' THEN e.body_a ELSE e.body_b END AS body`,
       [owner, limit, perEndpoint, leaseMs],
     );
+    return rowsOf<ClaimedDelivery>(result);
   }
 
   /**
@@ -173,7 +175,7 @@ export class DeliveriesRepository {
   async complete(owner: string, outcomes: AttemptOutcome[]): Promise<void> {
     if (!outcomes.length) return;
     await this.dataSource.transaction(async (manager) => {
-      const updated: { id: string }[] = await manager.query(
+      const updated = rowsOf<{ id: string }>(await manager.query(
         `UPDATE delivery.webhook_deliveries d SET
            status = o.status,
            due_at = CASE WHEN o.status = 'pending' THEN now() + o.delay_ms * interval '1 millisecond' END,
@@ -201,7 +203,7 @@ export class DeliveriesRepository {
           outcomes.map((o) => o.latencyMs),
           outcomes.map((o) => o.error?.slice(0, 1000) ?? null),
         ],
-      );
+      ));
       const kept = new Set(updated.map((r) => r.id));
       const recorded = outcomes.filter((o) => kept.has(o.deliveryId));
       if (!recorded.length) return;
@@ -255,13 +257,13 @@ export class DeliveriesRepository {
     // Test deliveries say nothing about the endpoint's health beyond their own attempt.
     const finals = outcomes.filter((o) => o.status === 'failed' && !o.test);
     if (finals.length) {
-      const flagged: { id: string }[] = await manager.query(
+      const flagged = rowsOf<{ id: string }>(await manager.query(
         `UPDATE delivery.webhooks w SET failing_since = COALESCE(w.failing_since, now())
          FROM unnest($1::text[], $2::timestamptz[]) AS f (id, first_attempt_at)
          WHERE w.id = f.id AND (w.last_success_at IS NULL OR w.last_success_at < f.first_attempt_at)
          RETURNING w.id`,
         [finals.map((o) => o.webhookId), finals.map((o) => o.firstAttemptAt.toISOString())],
-      );
+      ));
       if (flagged.length) {
         await manager.query(
           `UPDATE delivery.webhook_deliveries SET status = 'held', due_at = NULL
@@ -323,7 +325,7 @@ export class DeliveriesRepository {
     filter: { deliveryId?: string; statuses: DeliveryStatus[]; since?: string; until?: string },
   ): Promise<string[]> {
     const rows: { id: string }[] = await this.dataSource.transaction(async (manager) => {
-      const requeued = await manager.query(
+      const requeued = rowsOf<{ id: string }>(await manager.query(
         `UPDATE delivery.webhook_deliveries SET status = 'pending', due_at = now(), schedule_index = 0, completed_at = NULL
          WHERE webhook_id = $1 AND status = ANY($2::text[])
            AND ($3::text IS NULL OR id = $3)
@@ -331,7 +333,7 @@ export class DeliveriesRepository {
            AND ($5::timestamptz IS NULL OR created_at < $5)
          RETURNING id`,
         [webhookId, filter.statuses, filter.deliveryId ?? null, filter.since ?? null, filter.until ?? null],
-      );
+      ));
       await manager.query('SELECT pg_notify($1, $2)', [DELIVERIES_CHANNEL, '']);
       return requeued;
     });

@@ -6,7 +6,7 @@ import { quoteIdent } from '@vigil/database';
 import { CONFIG, Counter, Histogram, LOGGER, type Logger, Registry, SecretBox } from '@vigil/platform';
 import { DataSource } from 'typeorm';
 import type { DeliveryConfig } from '../delivery.service-definition';
-import { EgressClient } from '../egress/egress-client';
+import { EgressClient, type EgressResult } from '../egress/egress-client';
 import { signedHeaders } from '../webhooks/webhook-payload';
 import { type AttemptOutcome, type ClaimedDelivery, DeliveriesRepository, DELIVERIES_CHANNEL } from './deliveries.repository';
 import { RETRY_SCHEDULE } from './delivery-router';
@@ -164,12 +164,18 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private async attempt(delivery: ClaimedDelivery): Promise<AttemptOutcome> {
     const attemptId = `wha_${ulid()}`;
     const startedAt = new Date();
-    const headers = signedHeaders(delivery.form, this.openSecret(delivery.secret_sealed), delivery.body, {
-      eventType: delivery.event_type,
-      deliveryAttemptId: attemptId,
-      timestamp: Math.floor(startedAt.getTime() / 1000),
-    });
-    const result = await this.egress.send({ url: delivery.url, headers, body: delivery.body, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS });
+    let result: EgressResult;
+    try {
+      const headers = signedHeaders(delivery.form, this.openSecret(delivery.secret_sealed), delivery.body, {
+        eventType: delivery.event_type,
+        deliveryAttemptId: attemptId,
+        timestamp: Math.floor(startedAt.getTime() / 1000),
+      });
+      result = await this.egress.send({ url: delivery.url, headers, body: delivery.body, timeoutMs: this.config.WEBHOOK_TIMEOUT_MS });
+    } catch (error) {
+      // E.g. a secret sealed with a key no longer configured: recorded as a failed attempt, not a crash loop.
+      result = { statusCode: null, latencyMs: 0, error: `not sent: ${(error as Error).message}`, refused: false, responseBody: '' };
+    }
     const success = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const nextIndex = delivery.schedule_index + 1;
     // Test deliveries get one attempt; real ones follow the schedule.

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { WebhookForm } from '@vigil/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
+import { rowsOf } from '../database/rows';
 
 export interface WebhookRow {
   id: string;
@@ -62,7 +63,7 @@ export class WebhooksRepository {
     id: string,
     changes: { url?: string; events?: string[]; description?: string; active?: boolean; clearFailing: boolean },
   ): Promise<WebhookRow | null> {
-    const rows: WebhookRow[] = await manager.query(
+    const rows = rowsOf<WebhookRow>(await manager.query(
       `UPDATE delivery.webhooks SET
          url = COALESCE($2, url),
          events = COALESCE($3, events),
@@ -73,12 +74,12 @@ export class WebhooksRepository {
          updated_at = now()
        WHERE id = $1 RETURNING ${COLUMNS}`,
       [id, changes.url ?? null, changes.events ?? null, changes.description ?? null, changes.active ?? null, changes.clearFailing],
-    );
+    ));
     return rows[0] ?? null;
   }
 
   async delete(id: string): Promise<boolean> {
-    const rows: { id: string }[] = await this.dataSource.query(`DELETE FROM delivery.webhooks WHERE id = $1 RETURNING id`, [id]);
+    const rows = rowsOf<{ id: string }>(await this.dataSource.query(`DELETE FROM delivery.webhooks WHERE id = $1 RETURNING id`, [id]));
     return rows.length > 0;
   }
 
