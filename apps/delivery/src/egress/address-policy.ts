@@ -29,7 +29,6 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
-  ['::ffff:0:0', 96], // IPv4-mapped (also checked against the IPv4 rules)
   ['64:ff9b::', 96], // NAT64
   ['64:ff9b:1::', 48],
   ['100::', 64], // discard
