@@ -4,6 +4,7 @@ import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
 import { eventIngestMigrations } from './database/migrations';
 import { EVENT_INGEST_SCHEMA } from './database/schema';
+import { EnforcementModule } from './enforcement/enforcement.module';
 import { EventsController } from './events/events.controller';
 import { EventPartitions } from './events/event-partitions.service';
 import { EventsRelay } from './events/events.relay';
@@ -23,6 +24,7 @@ export class EventIngestModule {
         PlatformModule.forService(context),
         DatabaseModule.forService({ schema: EVENT_INGEST_SCHEMA, migrations: eventIngestMigrations }),
         MessagingModule.forService(),
+        EnforcementModule,
       ],
       controllers: [IngestController, EventsController],
       providers: [EventsRepository, EventsService, EventsRelay, PartitionsRepository, EventPartitions, IngestService, AuditIngestConsumer],

@@ -3,6 +3,7 @@ import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
 import { accessControllers, accessProviders } from './auth/access.providers';
 import { EventsController } from './events/events.controller';
+import { PoliciesController } from './policies/policies.controller';
 import { EventStreamHub } from './events/stream/event-stream.hub';
 import { EventStreamService } from './events/stream/event-stream.service';
 import { RpcClients } from './rpc/rpc-clients';
@@ -14,7 +15,7 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [PlatformModule.forService(context), MessagingModule.forService()],
-      controllers: [...accessControllers, EventsController, WebhooksController],
+      controllers: [...accessControllers, EventsController, WebhooksController, PoliciesController],
       providers: [RpcClients, ...accessProviders, EventStreamHub, EventStreamService],
     };
   }

@@ -4,6 +4,13 @@ import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
 import { policyMigrations } from './database/migrations';
 import { POLICY_SCHEMA } from './database/schema';
+import { policyEventStoreProvider } from './policies/event-store.provider';
+import { PoliciesController } from './policies/policies.controller';
+import { PoliciesRepository } from './policies/policies.repository';
+import { PoliciesService } from './policies/policies.service';
+import { ViolationsConsumer } from './violations/violations.consumer';
+import { ViolationsRepository } from './violations/violations.repository';
+import { ViolationsService } from './violations/violations.service';
 
 @Module({})
 export class PolicyModule {
@@ -14,6 +21,15 @@ export class PolicyModule {
         PlatformModule.forService(context),
         DatabaseModule.forService({ schema: POLICY_SCHEMA, migrations: policyMigrations }),
         MessagingModule.forService(),
+      ],
+      controllers: [PoliciesController],
+      providers: [
+        policyEventStoreProvider,
+        PoliciesRepository,
+        PoliciesService,
+        ViolationsRepository,
+        ViolationsService,
+        ViolationsConsumer,
       ],
     };
   }

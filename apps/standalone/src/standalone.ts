@@ -66,7 +66,8 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
       services.push(
         await startService(
           definition,
-          { ...env, HOST: '127.0.0.1', PORT: env[`${key}_PORT`] ?? String(http), RPC_HOST: '127.0.0.1', RPC_PORT: String(rpcPort) },
+          // Services started earlier are reachable by the later ones (event-ingest loads policies from policy).
+          { ...env, ...rpcAddresses, HOST: '127.0.0.1', PORT: env[`${key}_PORT`] ?? String(http), RPC_HOST: '127.0.0.1', RPC_PORT: String(rpcPort) },
         ),
       );
     }

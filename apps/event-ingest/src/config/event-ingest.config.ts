@@ -1,6 +1,8 @@
 import { env } from '@vigil/platform';
+import { enforcementConfigSpec } from '../enforcement/enforcement.config';
 
 export const eventIngestConfigSpec = {
+  ...enforcementConfigSpec,
   /** Largest batch of audit.ingest records stored in one transaction. */
   INGEST_BATCH_SIZE: env.int({ min: 1, max: 5000, default: 1000 }),
   /** Largest batch of stored events published on audit.events.v1 at once. */

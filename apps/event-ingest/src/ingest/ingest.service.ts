@@ -6,6 +6,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { operationOf } from '../events/event-query';
 import { EVENTS_RELAY_CHANNEL } from '../events/events.relay';
 import { EventsRepository, type StoredEvent } from '../events/events.repository';
+import { EnforcementService } from '../enforcement/enforcement.service';
 
 export enum IngestErrorCode {
   InvalidRecords = 'invalid_audit_records',
@@ -17,6 +18,7 @@ export class IngestService {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(EventsRepository) private readonly events: EventsRepository,
+    @Inject(EnforcementService) private readonly enforcement: EnforcementService,
   ) {}
 
   /** All or nothing: one invalid record refuses the whole request (decisions.md). */
@@ -66,6 +68,8 @@ export class IngestService {
       if (previous) replaced.set(event.id, previous);
     }
     const fresh = candidates.filter((e) => !replaced.has(e.id));
+    // Policy enforcement: policy.violation / policy.match events join the batch (docs/policies.md).
+    fresh.push(...(await this.enforcement.enforce(manager, fresh)));
     if (fresh.length) {
       // Last step before commit: the sequence row stays locked until then (docs/events.md#ordering).
       // The events table is the outbox of audit.events.v1: EventsRelay publishes by sequence.

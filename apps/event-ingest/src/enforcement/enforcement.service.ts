@@ -1,0 +1,178 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  ALERT_REQUESTED,
+  type AlertRequest,
+  type AuditEvent,
+  type EventEnvelope,
+  type EventSeverity,
+  POLICY_VIOLATION_RECORDED,
+  type PolicyViolationRecorded,
+  Topics,
+} from '@vigil/contracts';
+import { newId, riskScore } from '@vigil/domain';
+import { OutboxWriter } from '@vigil/messaging';
+import { DomainException } from '@vigil/platform';
+import type { EngineEvent, PolicyEvaluation, PolicySeverity } from '@vigil/policy-engine';
+import type { EntityManager } from 'typeorm';
+import { PolicyCache } from './policy-cache';
+
+export enum EnforcementErrorCode {
+  PoliciesNotLoaded = 'policies_not_loaded',
+}
+
+/** Policy severities (five levels) onto the events catalog's three. */
+const EVENT_SEVERITY: Record<PolicySeverity, EventSeverity> = { critical: 'critical', high: 'warning', medium: 'warning', low: 'warning', info: 'info' };
+
+/** Events enforcement itself produces are not evaluated again (no policy can loop on its own output). */
+const DERIVED_TYPES = new Set(['policy.violation', 'policy.match']);
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
+
+function toEngineEvent(event: AuditEvent): EngineEvent {
+  const d = event.details;
+  return {
+    id: event.id,
+    type: event.type,
+    severity: event.severity,
+    database_id: event.database_id,
+    timestamp: Date.parse(event.timestamp),
+    user: d.user,
+    source_ip: d.source_ip,
+    query: d.query,
+    client_application: d.client_application,
+    session_id: d.session_id,
+    details: d,
+  };
+}
+
+/**
+ * Evaluates ingested events against the enabled policies of their database, inside the ingest
+ * transaction: the `policy.violation` / `policy.match` events it returns are stored with the
+ * batch, and the violation reports (policy.violations.v1) and alert requests (alert.requests.v1)
+ * go to the outbox in the same transaction. Either all of it commits with the batch or none.
+ */
+@Injectable()
+export class EnforcementService {
+  constructor(
+    @Inject(PolicyCache) private readonly cache: PolicyCache,
+    @Inject(OutboxWriter) private readonly outbox: OutboxWriter,
+  ) {}
+
+  async enforce<E extends AuditEvent>(manager: EntityManager, events: E[]): Promise<E[]> {
+    if (!events.length) return [];
+    if (!(await this.cache.whenReady())) {
+      throw new DomainException(503, EnforcementErrorCode.PoliciesNotLoaded, 'Policies are not loaded yet; retry shortly.', undefined, { 'Retry-After': '2' });
+    }
+    const derived: E[] = [];
+    const violations: EventEnvelope<PolicyViolationRecorded>[] = [];
+    const alerts: EventEnvelope<AlertRequest>[] = [];
+    for (const event of events) {
+      if (DERIVED_TYPES.has(event.type)) continue;
+      for (const evaluation of this.cache.engine.evaluate(toEngineEvent(event))) {
+        const out = this.derive(event, evaluation);
+        derived.push(out.event);
+        if (out.violation) violations.push(out.violation);
+        if (out.alert) alerts.push(out.alert);
+      }
+    }
+    await this.outbox.enqueue(manager, Topics.policyViolations, violations);
+    await this.outbox.enqueue(manager, Topics.alertRequests, alerts);
+    return derived;
+  }
+
+  private derive<E extends AuditEvent>(source: E, evaluation: PolicyEvaluation) {
+    const violation = evaluation.outcome === 'violation';
+    const type = violation ? 'policy.violation' : 'policy.match';
+    const severity = EVENT_SEVERITY[evaluation.severity];
+    const violationId = violation ? newId('violation') : null;
+    const d = source.details as AuditEvent['details'] & Record<string, unknown>;
+    const details: Record<string, unknown> = {
+      ...(d.user !== undefined ? { user: d.user } : {}),
+      ...(d.source_ip !== undefined ? { source_ip: d.source_ip } : {}),
+      ...(d.query !== undefined ? { query: d.query } : {}),
+      ...(d.session_id !== undefined ? { session_id: d.session_id } : {}),
+      ...(d.client_application !== undefined ? { client_application: d.client_application } : {}),
+      policy_name: evaluation.policy_name,
+      policy_type: evaluation.policy_type,
+      matched_conditions: evaluation.matched_conditions,
+      action_taken: evaluation.action_taken,
+      policy_severity: evaluation.severity,
+      triggering_event_id: source.id,
+      ...(violationId ? { violation_id: violationId } : {}),
+      ...(evaluation.rule_name ? { rule_name: evaluation.rule_name } : {}),
+      ...(evaluation.message ? { message: evaluation.message } : {}),
+      ...(evaluation.masking ? { masking: evaluation.masking } : {}),
+    };
+    // The derived event shares the stored form of its source (same batch, same columns), with
+    // its own id, type and policy context.
+    const event = {
+      ...source,
+      id: newId('event'),
+      type,
+      severity,
+      details: details as AuditEvent['details'],
+      context: { policy_id: evaluation.policy_id, rule_id: null, risk_score: riskScore(type, severity, d.query) },
+      producer_id: null,
+    } as E;
+    const version = this.cache.engine.versionOf(evaluation.policy_id) ?? 1;
+    const envelope = <T>(id: string, kind: string, data: T): EventEnvelope<T> => ({
+      id,
+      type: kind,
+      schema_version: 1,
+      occurred_at: source.timestamp,
+      key: evaluation.policy_id,
+      data,
+    });
+    const report = violationId
+      ? envelope<PolicyViolationRecorded>(violationId, POLICY_VIOLATION_RECORDED, {
+          violation: {
+            id: violationId,
+            policy_id: evaluation.policy_id,
+            timestamp: source.timestamp,
+            user: d.user ?? null,
+            database: source.database_id,
+            source_ip: d.source_ip ?? null,
+            query: d.query ?? null,
+            matched_conditions: [...new Set(evaluation.matched_conditions.map((c) => c.type))],
+            action_taken: evaluation.action_taken,
+            severity: evaluation.severity,
+          },
+          event_id: source.id,
+          violation_event_id: event.id,
+          policy_version: version,
+          reasons: evaluation.matched_conditions,
+        })
+      : undefined;
+    const alertInstruction = evaluation.alert;
+    const requestId = alertInstruction ? (violationId ?? `alr_${event.id}`) : undefined;
+    const alert =
+      alertInstruction && requestId
+        ? envelope<AlertRequest>(`alert:${requestId}`, ALERT_REQUESTED, {
+            request_id: requestId,
+            type: alertInstruction.type,
+            severity: alertInstruction.severity,
+            title: alertInstruction.title.slice(0, 300),
+            description: (alertInstruction.message ?? evaluation.matched_conditions.map((c) => c.reason).join('; ')).slice(0, 2000),
+            occurred_at: source.timestamp,
+            database_id: source.database_id,
+            channels: alertInstruction.channels,
+            policy: { id: evaluation.policy_id, name: evaluation.policy_name },
+            violation_id: violationId,
+            event_ids: [source.id, event.id],
+            actor: { user: d.user ?? null, client_ip: d.source_ip ?? null, application: d.client_application ?? null },
+            event: {
+              type: source.type,
+              query: d.query ?? null,
+              query_type: str(d.query?.trim().split(/\s+/)[0]?.toUpperCase()),
+              object: str(d.object),
+              rows_affected: int(d.rows_affected),
+              duration_ms: int(d.duration_ms),
+            },
+            source: { database: source.database_id, db_type: str(d.db_type), host: str(d.host), port: int(d.port) },
+            matched_conditions: evaluation.matched_conditions,
+          })
+        : undefined;
+    return { event, violation: report, alert };
+  }
+}

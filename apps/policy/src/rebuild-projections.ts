@@ -1,0 +1,45 @@
+import 'reflect-metadata';
+import { createServiceDataSource, EventStore } from '@vigil/database';
+import { ConfigError, createLogger, databaseConfigSpec, loadConfig } from '@vigil/platform';
+import { DataSource } from 'typeorm';
+import { policyMigrations } from './database/migrations';
+import { POLICY_SCHEMA } from './database/schema';
+import { rebuildProjections } from './policies/projection-rebuild';
+import { PoliciesRepository } from './policies/policies.repository';
+
+/**
+ * `npm run policy:rebuild-projections`: rebuilds the policy read models from the event store.
+ * Safe while the service runs (commands wait for the rebuild's lock). Needs DATABASE_URL.
+ */
+async function main() {
+  const logger = createLogger('policy-rebuild', process.env.LOG_LEVEL ?? 'info');
+  let config;
+  try {
+    config = loadConfig('policy-rebuild', { DATABASE_URL: databaseConfigSpec.DATABASE_URL }, process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const dataSource: DataSource = createServiceDataSource({
+    url: config.DATABASE_URL,
+    schema: POLICY_SCHEMA,
+    migrations: policyMigrations,
+    poolSize: 2,
+    applicationName: 'vigil-policy-rebuild',
+  });
+  await dataSource.initialize();
+  try {
+    const report = await rebuildProjections(dataSource, new EventStore(POLICY_SCHEMA), new PoliciesRepository(dataSource));
+    logger.info(report, 'policy read models rebuilt');
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`policy-rebuild failed: ${(error as Error)?.stack ?? String(error)}\n`);
+  process.exit(1);
+});
