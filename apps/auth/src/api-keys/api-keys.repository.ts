@@ -43,8 +43,10 @@ export class ApiKeysRepository {
 
   /** Marks the key revoked; null when there is no such key. Revoking twice keeps the first time. */
   async revoke(manager: EntityManager, id: string): Promise<ApiKeyRow | null> {
+    // A CTE makes this a SELECT, whose result TypeORM returns as plain rows (an UPDATE's is [rows, count]).
     const rows: ApiKeyRow[] = await manager.query(
-      `UPDATE auth.api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
+      `WITH revoked AS (UPDATE auth.api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS})
+       SELECT * FROM revoked`,
       [id],
     );
     return rows[0] ?? null;
