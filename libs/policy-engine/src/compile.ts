@@ -298,15 +298,21 @@ function dedupeActions(actions: ExecutedAction[]): ExecutedAction[] {
 const COLUMN_PATTERN = /^(\*|[A-Za-z_][A-Za-z0-9_$]*)(\.([A-Za-z_][A-Za-z0-9_$]*|\*))?$/;
 
 /** `col`, `*.col`, `table.col`, `table.*`: when does a query reference it? (textual, not a SQL parser) */
-function columnMatcher(pattern: string): (ids: Set<string>) => boolean {
+function columnMatcher(pattern: string): (view: EventView) => boolean {
   const lower = pattern.toLowerCase();
   const [first, second] = lower.split('.') as [string, string | undefined];
+  // Substring checks first: most queries name none of the protected identifiers, and then the
+  // identifier set of the query is never built.
   if (second === undefined || first === '*') {
     const column = second ?? first;
-    return (ids) => ids.has(column);
+    return (view) => view.folded.includes(column) && view.queryIdentifiers.has(column);
   }
-  if (second === '*') return (ids) => ids.has(first);
-  return (ids) => ids.has(`${first}.${second}`) || (ids.has(first) && ids.has(second));
+  if (second === '*') return (view) => view.folded.includes(first) && view.queryIdentifiers.has(first);
+  return (view) => {
+    if (!view.folded.includes(second) || !view.folded.includes(first)) return false;
+    const ids = view.queryIdentifiers;
+    return ids.has(`${first}.${second}`) || (ids.has(first) && ids.has(second));
+  };
 }
 
 function compileDataProtection(definition: PolicyDefinition, config: DataProtectionConfig, issue: Issue): CompiledPolicy | undefined {
@@ -342,7 +348,7 @@ function compileDataProtection(definition: PolicyDefinition, config: DataProtect
       const matched: MatchedCondition[] = [];
       const masking: MaskingInstruction[] = [];
       for (const { rule, columns, classes } of rules) {
-        const hitColumns = event.query ? columns.filter((c) => c.test(view.queryIdentifiers)).map((c) => c.text) : [];
+        const hitColumns = event.query ? columns.filter((c) => c.test(view)).map((c) => c.text) : [];
         const hitClasses = eventClasses.filter((c) => classes.has(c));
         if (!hitColumns.length && !hitClasses.length) continue;
         if (hitColumns.length) matched.push({ type: 'protected_column', reason: `rule "${rule.name}": the query references ${hitColumns.join(', ')}` });

@@ -12,8 +12,11 @@ import { RE2JS } from 're2js';
  */
 export interface CompiledPattern {
   source: string;
-  /** Lowercase literals that every match contains. */
-  literals: string[];
+  /**
+   * Alternatives of lowercase literals: every match contains all literals of at least one
+   * alternative (one per top-level `|` branch). Empty: no prefilter, the pattern always runs.
+   */
+  literals: string[][];
   regex: RE2JS;
 }
 
@@ -31,7 +34,7 @@ export function compilePattern(source: string, caseSensitive = false): CompiledP
   }
   // A huge program (e.g. a{1000}{1000}) is linear but slow; refuse it at save time.
   if (regex.programSize() > 20_000) throw new PatternError('is too complex (RE2 program larger than 20000 instructions)');
-  return { source, literals: requiredLiterals(source), regex };
+  return { source, literals: prefilterOf(source), regex };
 }
 
 /**
@@ -46,8 +49,48 @@ export function foldForPrefilter(text: string): string {
 
 /** Runs the pattern; `folded` is `foldForPrefilter(text)`, computed once per event. */
 export function patternMatches(pattern: CompiledPattern, text: string, folded: string): boolean {
-  for (const literal of pattern.literals) if (!folded.includes(literal)) return false;
+  if (pattern.literals.length && !pattern.literals.some((all) => all.every((literal) => folded.includes(literal)))) return false;
   return pattern.regex.test(text);
+}
+
+/** The top-level `|` branches of a pattern (outside groups and classes), or undefined if unsure. */
+function topLevelBranches(source: string): string[] | undefined {
+  const branches: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let start = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === '\\') {
+      if (source[i + 1] === 'Q') return undefined;
+      i++;
+    } else if (inClass) {
+      if (c === ']') inClass = false;
+    } else if (c === '[') {
+      inClass = true;
+      if (source[i + 1] === '^') i++;
+      if (source[i + 1] === ']') i++;
+    } else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) {
+      branches.push(source.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (depth !== 0 || inClass) return undefined;
+  branches.push(source.slice(start));
+  return branches;
+}
+
+/**
+ * Literal sets per top-level branch; if any branch requires no literal, there is no prefilter.
+ * A leading inline flag group (e.g. `(?i)`) applies to every branch and is harmless here.
+ */
+export function prefilterOf(source: string): string[][] {
+  const branches = topLevelBranches(source);
+  if (!branches) return [];
+  const sets = branches.map((b) => requiredLiterals(b));
+  return sets.some((set) => set.length === 0) ? [] : sets;
 }
 
 const ESCAPED_LITERAL = /[!-/:-@[-`{-~]/; // ASCII punctuation: `\.` is a literal dot

@@ -1,0 +1,78 @@
+import { createServiceDataSource, EventStore, runMigrations } from '@vigil/database';
+import { OutboxWriter } from '@vigil/messaging';
+import { createTestDatabase, spawnTs, type TestDatabase } from '@vigil/testing';
+import type { DataSource } from 'typeorm';
+import { policyMigrations } from '../database/migrations';
+import { POLICY_SCHEMA } from '../database/schema';
+import { ViolationsRepository } from '../violations/violations.repository';
+import { ViolationsService } from '../violations/violations.service';
+import { PoliciesRepository } from './policies.repository';
+import { PoliciesService } from './policies.service';
+import { rebuildProjections } from './projection-rebuild';
+
+/** The read models are projections: rebuilt from the stored events, they come out the same. */
+describe('policy read models rebuilt from the event store', () => {
+  let db: TestDatabase;
+  let dataSource: DataSource;
+  let policies: PoliciesService;
+  let violations: ViolationsService;
+  const store = new EventStore(POLICY_SCHEMA);
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dataSource = createServiceDataSource({ url: db.url, schema: POLICY_SCHEMA, migrations: policyMigrations, poolSize: 4, applicationName: 'rebuild-test' });
+    await dataSource.initialize();
+    await runMigrations(dataSource, POLICY_SCHEMA);
+    const repository = new PoliciesRepository(dataSource);
+    policies = new PoliciesService(dataSource, store, repository, new OutboxWriter(POLICY_SCHEMA));
+    violations = new ViolationsService(new ViolationsRepository(dataSource), policies);
+  }, 60_000);
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    await db?.drop();
+  });
+
+  const readModels = async () => ({
+    policies: await db.query(`SELECT * FROM policy.policies ORDER BY id`),
+    stats: await db.query(`SELECT * FROM policy.violation_stats ORDER BY policy_id`),
+  });
+
+  it('reproduces the policies and counters after the tables were damaged, in process and through the npm command', async () => {
+    const rules = { rules: [{ name: 'r', pattern: 'drop', action: 'block' }] };
+    const a = await policies.create({ name: 'a', type: 'query_control', databases: ['db_a'], config: rules });
+    const b = await policies.create({ name: 'b', type: 'query_control', databases: ['db_b'], config: rules, enabled: true, description: 'bee' });
+    const c = await policies.create({ name: 'c', type: 'query_control', databases: ['*'], config: rules });
+    await policies.update(a.id, { description: 'changed', databases: ['db_a', 'db_z'] });
+    await policies.setEnabled(a.id, true);
+    await policies.setEnabled(b.id, false);
+    await policies.delete(c.id);
+    await dataSource.transaction((manager) =>
+      violations.record(manager, [1, 2, 3].map((i) => ({
+        violation: { id: `vio_${i}`, policy_id: i < 3 ? a.id : c.id, timestamp: `2026-01-0${i}T00:00:00.000Z`, user: 'u', database: 'db_a', source_ip: null, query: 'drop', matched_conditions: ['query_pattern'], action_taken: 'blocked', severity: 'high' },
+        event_id: `evt_${i}`,
+        violation_event_id: `evt_v${i}`,
+        policy_version: 1,
+        reasons: [],
+      }))),
+    );
+    const before = await readModels();
+    expect(before.policies).toHaveLength(3);
+    expect(Object.fromEntries(before.stats.map((s) => [s.policy_id, Number(s.violation_count)]))).toEqual({ [a.id]: 2, [c.id]: 1 });
+
+    await db.query(`DELETE FROM policy.policies WHERE id = $1`, [a.id]);
+    await db.query(`UPDATE policy.policies SET name = 'wrong', enabled = true WHERE id = $1`, [b.id]);
+    await db.query(`UPDATE policy.violation_stats SET violation_count = 99`);
+    expect(await readModels()).not.toEqual(before);
+
+    const report = await rebuildProjections(dataSource, store, new PoliciesRepository(dataSource));
+    expect(report).toEqual({ events: 7, policies: 3, violation_stats: 2 });
+    expect(await readModels()).toEqual(before);
+
+    await db.query(`DELETE FROM policy.policies`);
+    const command = spawnTs('apps/policy/src/rebuild-projections.ts', { DATABASE_URL: db.url, LOG_LEVEL: 'info' });
+    expect(await command.exited).toBe(0);
+    expect(command.output()).toContain('policy read models rebuilt');
+    expect(await readModels()).toEqual(before);
+  }, 60_000);
+});

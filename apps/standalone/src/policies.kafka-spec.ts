@@ -1,0 +1,73 @@
+import { type AlertRequest, type EventEnvelope, Topics } from '@vigil/contracts';
+import { type IncomingMessage, KafkaBus } from '@vigil/messaging';
+import { createLogger } from '@vigil/platform';
+import { waitFor } from '@vigil/testing';
+import { http, login } from './testing/http';
+import { startTestSystem, type TestSystem } from './testing/test-system';
+
+/** Enforcement on Kafka: records published to audit.ingest, policy changes over policy.events.v1. */
+describe('policy enforcement through Kafka', () => {
+  let system: TestSystem;
+  let producer: KafkaBus;
+  let token: string;
+  const alerts: IncomingMessage[] = [];
+  const api = (method: string, path: string, body?: unknown) => http(system.gatewayUrl, method, path, { token, body });
+  const publish = (records: unknown[]) =>
+    producer.publish([{ topic: Topics.auditIngest, messages: records.map((r) => ({ key: 'db_kafka_pol', value: JSON.stringify(r), headers: {} })) }]);
+  const violationCount = async (id: string) => (await api('GET', `/v1/policies/${id}/violations`)).body.pagination.total as number;
+
+  beforeAll(async () => {
+    system = await startTestSystem({ bus: 'kafka' });
+    producer = new KafkaBus({ brokers: system.kafka!.brokers, clientId: 'policy-e2e', prefix: system.kafka!.prefix, logger: createLogger('test', 'warn') });
+    await producer.subscribe({ groupId: `alert-tap-${Date.now()}`, topics: [Topics.alertRequests], handler: async (m) => void alerts.push(...m) });
+    token = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
+  }, 180_000);
+
+  afterAll(async () => {
+    await producer?.close();
+    await system?.close();
+  });
+
+  it('create -> enable -> violation listed and policy.violation stored; disable -> none; delete -> still listed', async () => {
+    const created = await api('POST', '/v1/policies', {
+      name: `kafka drops ${Date.now()}`,
+      type: 'query_control',
+      databases: ['db_kafka_pol'],
+      config: { rules: [{ name: 'no drops', pattern: '\\bDROP\\s+TABLE\\b', action: 'alert', severity: 'high', channels: ['secops'] }] },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    expect((await api('POST', `/v1/policies/${id}/enable`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1000));
+
+    await publish([{ id: `k-${Date.now()}-1`, type: 'database.query', database_id: 'db_kafka_pol', details: { user: 'eve', source_ip: '203.0.113.1', query: 'DROP TABLE invoices' } }]);
+    await waitFor(async () => (await violationCount(id)) === 1, 30_000, 'the violation');
+    const [violation] = (await api('GET', `/v1/policies/${id}/violations`)).body.data;
+    expect(violation).toMatchObject({ policy_id: id, user: 'eve', database: 'db_kafka_pol', query: 'DROP TABLE invoices', action_taken: 'alerted', severity: 'high', matched_conditions: ['query_pattern'] });
+    const stored = await system.db.query<{ type: string; details: { violation_id: string } }>(`SELECT type, details FROM event_ingest.events WHERE policy_id = $1`, [id]);
+    expect(stored).toEqual([expect.objectContaining({ type: 'policy.violation', details: expect.objectContaining({ violation_id: violation.id }) })]);
+    expect((await api('GET', `/v1/policies/${id}`)).body.violation_count).toBe(1);
+
+    // The alert request for delivery, on its documented topic.
+    const alert = await waitFor(() => alerts.find((m) => (JSON.parse(m.value) as EventEnvelope<AlertRequest>).data.violation_id === violation.id), 30_000, 'the alert request');
+    expect((JSON.parse(alert.value) as EventEnvelope<AlertRequest>).data).toMatchObject({ type: 'policy_violation', severity: 'high', channels: ['secops'], policy: { id }, actor: { user: 'eve' } });
+
+    expect((await api('POST', `/v1/policies/${id}/disable`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1000));
+    const marker = `k-${Date.now()}-marker`;
+    await publish([
+      { type: 'database.query', database_id: 'db_kafka_pol', details: { user: 'eve', query: 'DROP TABLE while disabled' } },
+      { id: marker, type: 'database.query', database_id: 'db_kafka_pol', details: { user: 'eve', query: 'SELECT 1' } },
+    ]);
+    // The record after it is stored, so the disabled-time record was evaluated too.
+    await waitFor(async () => (await system.db.query(`SELECT 1 FROM event_ingest.events WHERE producer_id = $1`, [marker])).length > 0, 30_000, 'the marker stored');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await violationCount(id)).toBe(1);
+
+    expect((await api('DELETE', `/v1/policies/${id}`)).body).toEqual({ deleted: true, id });
+    const after = await api('GET', `/v1/policies/${id}/violations`);
+    expect(after.status).toBe(200);
+    expect(after.body.data.map((v: { id: string }) => v.id)).toEqual([violation.id]);
+    expect((await api('GET', `/v1/policies/${id}`)).status).toBe(404);
+  }, 120_000);
+});
