@@ -1,6 +1,6 @@
 import { deadLetterTopic, MessageHeaders } from '@vigil/contracts';
 import { createServiceDataSource, runMigrations } from '@vigil/database';
-import { createLogger } from '@vigil/platform';
+import { createLogger, Registry } from '@vigil/platform';
 import { createTestDatabase, type TestDatabase, waitFor } from '@vigil/testing';
 import type { DataSource } from 'typeorm';
 import type { IncomingMessage } from './bus';
@@ -28,14 +28,19 @@ describe('InboxConsumer on PostgreSQL', () => {
 
   const asMessage = (e: ReturnType<typeof fixtureEnvelopes>[number]) => ({ key: e.key, value: JSON.stringify(e), headers: { [MessageHeaders.messageId]: e.id } });
 
-  it('applies a message delivered twice once', async () => {
+  it('applies a message delivered twice once, and counts it as applied once and duplicate twice', async () => {
     const bus = new MemoryBus();
-    const consumer = new InboxConsumer({ bus, dataSource, schema: FIXTURE_SCHEMA, logger }, consumerFixtureOptions('twice', 'twice-group'));
+    const metrics = new Registry();
+    const consumer = new InboxConsumer({ bus, dataSource, schema: FIXTURE_SCHEMA, logger, metrics }, consumerFixtureOptions('twice', 'twice-group'));
     const [envelope] = fixtureEnvelopes(1, 5000);
     const message: IncomingMessage = { topic: 'twice', partition: 0, offset: '0', ...asMessage(envelope!) };
     await consumer.processBatch([message]);
     await consumer.processBatch([{ ...message, offset: '1' }, message]);
     expect(await dataSource.query(`SELECT applied FROM fixture.effects WHERE message_id = 'msg-5000'`)).toEqual([{ applied: 1 }]);
+    const text = await metrics.metrics();
+    expect(text).toContain('vigil_consumer_messages_total{consumer="twice-group",topic="twice",outcome="applied"} 1');
+    // The second batch holds the message twice: one inbox check, both counted as duplicates.
+    expect(text).toContain('vigil_consumer_messages_total{consumer="twice-group",topic="twice",outcome="duplicate"} 2');
   });
 
   it('treats a run of handler failures as systemic: dead-letters no more than the threshold, then waits and resumes when fixed', async () => {

@@ -1,6 +1,7 @@
 import { deadLetterTopic, MessageHeaders } from '@vigil/contracts';
 import { pingDatabase, quoteIdent } from '@vigil/database';
-import { type Logger, withCorrelationId } from '@vigil/platform';
+import { type Logger, type Registry, withCorrelationId } from '@vigil/platform';
+import { messagingMetrics, type MessagingMetrics } from './metrics';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { IncomingMessage, MessageBus, Subscription } from './bus';
 
@@ -39,6 +40,7 @@ export interface InboxConsumerDeps {
   dataSource: DataSource;
   schema: string;
   logger: Logger;
+  metrics?: Registry;
 }
 
 class DatabaseUnavailable extends Error {}
@@ -58,6 +60,7 @@ export class InboxConsumer<T> {
   private readonly inbox: string;
   private readonly logger: Logger;
   private consecutiveFailures = 0;
+  private readonly metrics: MessagingMetrics | undefined;
 
   constructor(
     private readonly deps: InboxConsumerDeps,
@@ -65,6 +68,11 @@ export class InboxConsumer<T> {
   ) {
     this.inbox = `${quoteIdent(deps.schema)}.inbox`;
     this.logger = deps.logger.child({ consumer: options.name });
+    this.metrics = deps.metrics ? messagingMetrics(deps.metrics) : undefined;
+  }
+
+  private count(topic: string, outcome: 'applied' | 'duplicate' | 'dead_lettered', n: number) {
+    if (n > 0) this.metrics?.consumed.inc({ consumer: this.options.name, topic, outcome }, n);
   }
 
   async start(): Promise<void> {
@@ -150,12 +158,17 @@ export class InboxConsumer<T> {
       );
       const fresh = new Set(inserted.map((r) => r.message_id));
       const todo = [...unique.values()].filter((i) => fresh.has(i.messageId));
+      const topic = items[0]!.message.topic;
       if (todo.length < unique.size) {
         this.logger.info({ duplicates: unique.size - todo.length }, 'skipped redelivered messages');
       }
-      if (!todo.length) return;
-      const correlationId = todo[0]!.message.headers[MessageHeaders.correlationId];
-      await withCorrelationId(correlationId, () => this.options.handle(manager, todo));
+      if (todo.length) {
+        const correlationId = todo[0]!.message.headers[MessageHeaders.correlationId];
+        await withCorrelationId(correlationId, () => this.options.handle(manager, todo));
+      }
+      // Counted once the transaction is about to commit; a rollback retries and counts again.
+      this.count(topic, 'duplicate', items.length - todo.length);
+      this.count(topic, 'applied', todo.length);
     });
   }
 
@@ -203,6 +216,7 @@ export class InboxConsumer<T> {
       byTopic.set(message.topic, list);
     }
     await this.deps.bus.publish([...byTopic].map(([topic, messages]) => ({ topic: deadLetterTopic(topic), messages })));
+    for (const [topic, messages] of byTopic) this.count(topic, 'dead_lettered', messages.length);
   }
 }
 

@@ -4,3 +4,4 @@ export * from './kafka-bus';
 export * from './outbox';
 export * from './consumer';
 export * from './messaging.module';
+export * from './metrics';

@@ -1,5 +1,6 @@
 import type { TopicSpec } from '@vigil/contracts';
-import type { Logger } from '@vigil/platform';
+import type { Logger, Registry } from '@vigil/platform';
+import { messagingMetrics } from './metrics';
 import { type Admin, type Consumer, Kafka, logLevel, type Producer } from 'kafkajs';
 import type { IncomingMessage, MessageBus, SubscribeOptions, Subscription, TopicMessages } from './bus';
 
@@ -11,6 +12,7 @@ export interface KafkaBusOptions {
   logger: Logger;
   /** Partitions one consumer works on concurrently. */
   partitionsConsumedConcurrently?: number;
+  metrics?: Registry;
 }
 
 const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
@@ -140,6 +142,10 @@ export class KafkaBus implements MessageBus {
           // Committed only after the handler's transaction: a crash before this line means
           // redelivery, which the consumer's inbox turns into a no-op.
           await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() }]);
+          if (this.options.metrics) {
+            const lag = Number(BigInt(batch.highWatermark) - BigInt(last) - 1n);
+            messagingMetrics(this.options.metrics).lag.set({ group: options.groupId, topic, partition: String(batch.partition) }, Math.max(0, lag));
+          }
           await heartbeat();
         }
       },

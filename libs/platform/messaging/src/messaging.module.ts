@@ -30,6 +30,7 @@ export function createBus(context: ServiceContext): MessageBus {
       clientId: `${config.KAFKA_CLIENT_ID}-${context.name}`,
       prefix: config.KAFKA_TOPIC_PREFIX,
       logger,
+      metrics: context.metrics,
     });
   }
   return sharedMemoryBus();
@@ -52,14 +53,14 @@ export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy
     @Optional() @Inject(DATABASE_SCHEMA) private readonly schema?: string,
   ) {
     if (dataSource && schema) {
-      this.relay = new OutboxRelay({ dataSource, schema, bus, logger: context.logger.child({ component: 'outbox' }), pollMs: context.config.OUTBOX_POLL_MS });
+      this.relay = new OutboxRelay({ dataSource, schema, bus, logger: context.logger.child({ component: 'outbox' }), pollMs: context.config.OUTBOX_POLL_MS, metrics: context.metrics });
     }
   }
 
   /** Registers a consumer; call from a feature's onModuleInit. */
   addConsumer<T>(options: InboxConsumerOptions<T>): InboxConsumer<T> {
     if (!this.dataSource || !this.schema) throw new Error('consumers need DatabaseModule in the service');
-    const consumer = new InboxConsumer<T>({ bus: this.bus, dataSource: this.dataSource, schema: this.schema, logger: this.context.logger }, options);
+    const consumer = new InboxConsumer<T>({ bus: this.bus, dataSource: this.dataSource, schema: this.schema, logger: this.context.logger, metrics: this.context.metrics }, options);
     this.consumers.push(consumer as InboxConsumer<unknown>);
     return consumer;
   }

@@ -1,6 +1,7 @@
 import { type EventEnvelope, MessageHeaders } from '@vigil/contracts';
 import { quoteIdent } from '@vigil/database';
-import { currentCorrelationId, type Logger } from '@vigil/platform';
+import { currentCorrelationId, type Logger, type Registry } from '@vigil/platform';
+import { messagingMetrics, registerOutboxGauges } from './metrics';
 import type { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
 import type { MessageBus, OutgoingMessage, TopicMessages } from './bus';
 
@@ -71,6 +72,7 @@ export interface OutboxRelayOptions {
   logger: Logger;
   pollMs: number;
   batchSize?: number;
+  metrics?: Registry;
   /** For tests that kill the process between publish and the outbox commit. */
   afterPublish?: (messageIds: string[]) => void | Promise<void>;
 }
@@ -94,6 +96,7 @@ export class OutboxRelay {
   constructor(private readonly options: OutboxRelayOptions) {
     this.table = `${quoteIdent(options.schema)}.outbox`;
     this.lockKey = `vigil:outbox:${options.schema}`;
+    if (options.metrics) registerOutboxGauges(options.metrics, options.schema, () => this.backlog());
   }
 
   async start(): Promise<void> {
@@ -170,6 +173,7 @@ export class OutboxRelay {
       await this.options.afterPublish?.(rows.map((r) => r.message_id));
       await manager.query(`DELETE FROM ${this.table} WHERE seq = ANY($1::bigint[])`, [rows.map((r) => r.seq)]);
       this.published += rows.length;
+      if (this.options.metrics) messagingMetrics(this.options.metrics).published.inc({ schema: this.options.schema }, rows.length);
       return rows.length;
     });
   }
