@@ -37,7 +37,8 @@ export async function startWebhookReceiver(options: { onRequest?: (request: Rece
       options.onRequest?.(request);
       const count = (counts.get(path) ?? 0) + 1;
       counts.set(path, count);
-      const { status, delayMs } = (behaviours.get(path) ?? (() => ({ status: 200 })))(request, count);
+      const behaviour: Behaviour = behaviours.get(path) ?? (() => ({ status: 200 }));
+      const { status, delayMs } = behaviour(request, count);
       const answer = () => {
         if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'no');
       };
