@@ -294,7 +294,8 @@ export class EventsRepository {
     if (options.until) where.add(`seq <= ${where.param(options.until)}::bigint`);
     applyFilters(where, options.filters);
     const rows: EventRow[] = await this.dataSource.query(
-      `SELECT ${FULL} FROM event_ingest.events ${where.sql()} ORDER BY seq LIMIT ${options.limit}`,
+      // Qualified: a bare `seq` here would sort by the text column of the select list.
+      `SELECT ${FULL} FROM event_ingest.events e ${where.sql()} ORDER BY e.seq LIMIT ${options.limit}`,
       where.params,
     );
     return rows.map((row) => ({ seq: row.seq, event: toEvent(row) }));
@@ -303,7 +304,7 @@ export class EventsRepository {
   /** For the audit.events.v1 relay: the next unpublished events, with their correlation ids. */
   async unpublished(manager: EntityManager, after: string, limit: number): Promise<(SequencedEvent & { correlationId: string | null })[]> {
     const rows: EventRow[] = await manager.query(
-      `SELECT ${FULL} FROM event_ingest.events WHERE seq > $1::bigint ORDER BY seq LIMIT $2`,
+      `SELECT ${FULL} FROM event_ingest.events e WHERE e.seq > $1::bigint ORDER BY e.seq LIMIT $2`,
       [after, limit],
     );
     return rows.map((row) => ({ seq: row.seq, event: toEvent(row), correlationId: row.correlation_id }));

@@ -154,11 +154,9 @@ export class EventsController {
     req.socket.setNoDelay(true);
     const session = begin({
       write: (chunk) => res.write(chunk),
+      onDrain: (listener) => res.on('drain', listener),
       end: (chunk) => res.end(chunk),
       destroy: () => res.destroy(),
-      get writableLength() {
-        return res.writableLength + (res.socket?.writableLength ?? 0);
-      },
     });
     res.on('close', () => session.closed());
   }

@@ -35,6 +35,10 @@ export interface StreamListener {
 @Injectable()
 export class EventStreamHub implements OnApplicationBootstrap, OnApplicationShutdown {
   private next: bigint | undefined;
+  /** Put in order, not yet handed to the streams; and the last sequence handed to them. */
+  private outbox: { seq: bigint; event: AuditEvent }[] = [];
+  private emitted: bigint | undefined;
+  private pumping = false;
   private readonly pending = new Map<bigint, AuditEvent>();
   private readonly listeners = new Set<StreamListener>();
   private subscription: Subscription | undefined;
@@ -77,9 +81,9 @@ export class EventStreamHub implements OnApplicationBootstrap, OnApplicationShut
     await this.subscription?.stop();
   }
 
-  /** The newest sequence emitted; undefined until the hub knows where it starts. */
+  /** The newest sequence handed to the streams; undefined until the hub knows where it starts. */
   get position(): bigint | undefined {
-    return this.next === undefined ? undefined : this.next - 1n;
+    return this.emitted;
   }
 
   /** Resolves once the hub knows its starting position (false after `timeoutMs`). */
@@ -123,6 +127,7 @@ export class EventStreamHub implements OnApplicationBootstrap, OnApplicationShut
 
   private start(next: bigint) {
     this.next = next;
+    this.emitted = next - 1n;
     for (const seq of [...this.pending.keys()]) if (seq < next) this.pending.delete(seq);
     this.drain();
     for (const w of this.readyWaiters.splice(0)) w();
@@ -156,8 +161,23 @@ export class EventStreamHub implements OnApplicationBootstrap, OnApplicationShut
     while (this.pending.has(this.next)) {
       const event = this.pending.get(this.next)!;
       this.pending.delete(this.next);
-      const seq = this.next;
+      this.outbox.push({ seq: this.next, event });
       this.next++;
+    }
+    this.gapSince = this.pending.size ? (this.gapSince ?? Date.now()) : undefined;
+    this.pump();
+  }
+
+  /**
+   * Hands ordered events to the streams a slice at a time, yielding to the event loop between
+   * slices so sockets drain and a large batch never lands on a client in one burst.
+   */
+  private pump() {
+    if (this.pumping) return;
+    this.pumping = true;
+    const slice = this.outbox.splice(0, 100);
+    for (const { seq, event } of slice) {
+      this.emitted = seq;
       this.stats.emitted++;
       for (const listener of this.listeners) {
         try {
@@ -167,7 +187,10 @@ export class EventStreamHub implements OnApplicationBootstrap, OnApplicationShut
         }
       }
     }
-    this.gapSince = this.pending.size ? (this.gapSince ?? Date.now()) : undefined;
+    setImmediate(() => {
+      this.pumping = false;
+      if (this.outbox.length) this.pump();
+    });
   }
 
   private checkGaps() {

@@ -59,6 +59,7 @@ export class EventStreamService {
           filters,
           after,
           maxBufferBytes: this.config.STREAM_BUFFER_BYTES,
+          closeGraceMs: 10_000,
           maxQueuedDuringReplay: 10_000,
           replay: (request) => this.rpc.events.call<ReplayEventsRequest, ReplayEventsResponse>(RpcPatterns.events.replay, request),
           position: () => this.hub.position ?? 0n,

@@ -5,19 +5,21 @@ import type { StreamListener } from './event-stream.hub';
 
 /** The writable side of one SSE response (express Response in production). */
 export interface SseSink {
+  /** False when the socket's buffer is full: wait for onDrain before writing more. */
   write(chunk: string): boolean;
+  onDrain(listener: () => void): void;
   end(chunk?: string): void;
   destroy(): void;
-  /** Bytes accepted by write() but not yet handed to the socket. */
-  readonly writableLength: number;
 }
 
 export interface StreamSessionOptions {
   filters: EventFilters;
   /** The last sequence the client has (from Last-Event-ID), or undefined to start live. */
   after: bigint | undefined;
-  /** Bytes a client may leave unread before it is disconnected. */
+  /** Bytes a client may leave unread (held here while its socket is full) before it is disconnected. */
   maxBufferBytes: number;
+  /** How long a disconnected slow client gets to read the final message before the socket is cut. */
+  closeGraceMs: number;
   /** Live events held while the replay runs; beyond it the replay just reads further. */
   maxQueuedDuringReplay: number;
   replay(request: ReplayEventsRequest): Promise<ReplayEventsResponse>;
@@ -41,12 +43,17 @@ export class StreamSession implements StreamListener {
   private mode: 'replay' | 'live' | 'closed' = 'replay';
   private queue: { seq: bigint; event: AuditEvent }[] = [];
   private overflowed = false;
+  /** Frames waiting for the socket to drain, and their size. */
+  private backlog: string[] = [];
+  private backlogBytes = 0;
+  private blocked = false;
 
   constructor(
     private readonly sink: SseSink,
     private readonly options: StreamSessionOptions,
   ) {
     this.sent = options.after ?? options.position();
+    sink.onDrain(() => this.flush());
   }
 
   /** Runs the replay (if any) and switches to live; the hub must already deliver to this session. */
@@ -109,22 +116,40 @@ export class StreamSession implements StreamListener {
   private write(seq: bigint, event: AuditEvent) {
     if (this.mode === 'closed') return;
     if (seq > this.sent) this.sent = seq;
-    this.sink.write(sseFrame(event));
-    this.checkBuffer();
+    this.send(sseFrame(event));
   }
 
   onHeartbeat(): void {
-    if (this.mode === 'closed') return;
-    this.sink.write(`: heartbeat ${new Date().toISOString()}\n\n`);
-    this.checkBuffer();
+    if (this.mode === 'closed' || this.blocked) return; // a blocked stream needs no keep-alive
+    this.send(`: heartbeat ${new Date().toISOString()}\n\n`);
   }
 
-  private checkBuffer() {
-    if (this.sink.writableLength > this.options.maxBufferBytes) {
+  /**
+   * Writes while the socket takes data; once it is full, holds frames here up to maxBufferBytes.
+   * A client that lets more pile up is disconnected: memory per stream stays bounded and one slow
+   * reader never slows the hub or other streams.
+   */
+  private send(frame: string) {
+    if (!this.blocked) {
+      if (!this.sink.write(frame)) this.blocked = true;
+      return;
+    }
+    this.backlog.push(frame);
+    this.backlogBytes += Buffer.byteLength(frame);
+    if (this.backlogBytes > this.options.maxBufferBytes) {
       this.close(
         'slow_consumer',
-        `More than ${this.options.maxBufferBytes} bytes were left unread; reconnect with Last-Event-ID to resume where you stopped.`,
+        `More than ${this.options.maxBufferBytes} bytes were left unread; reconnect with Last-Event-ID to resume after the last event you received.`,
       );
+    }
+  }
+
+  private flush() {
+    this.blocked = false;
+    while (this.backlog.length && !this.blocked && this.mode !== 'closed') {
+      const frame = this.backlog.shift()!;
+      this.backlogBytes -= Buffer.byteLength(frame);
+      if (!this.sink.write(frame)) this.blocked = true;
     }
   }
 
@@ -133,10 +158,14 @@ export class StreamSession implements StreamListener {
     if (this.mode === 'closed') return;
     this.mode = 'closed';
     this.queue = [];
+    // What was held back is dropped (the client resumes with Last-Event-ID); the final message
+    // follows what the socket already has, so a reader that catches up sees why it was cut.
+    this.backlog = [];
+    this.backlogBytes = 0;
     this.options.onClose(code);
     this.sink.end(`event: error\ndata: ${JSON.stringify({ code, detail })}\n\n`);
-    // A reader that has stopped never drains the buffer: do not keep its socket and memory.
-    setTimeout(() => this.sink.destroy(), 2000).unref();
+    // A reader that never catches up must not keep its socket: cut it after a grace period.
+    setTimeout(() => this.sink.destroy(), this.options.closeGraceMs).unref();
   }
 
   /** The client went away. */
@@ -144,6 +173,7 @@ export class StreamSession implements StreamListener {
     if (this.mode === 'closed') return;
     this.mode = 'closed';
     this.queue = [];
+    this.backlog = [];
     this.options.onClose('client_closed');
   }
 
