@@ -29,6 +29,12 @@ function headerOf(token: string): { kid?: unknown; alg?: unknown } | undefined {
 @Injectable()
 export class AccessTokenVerifier {
   readonly revoked = new RevocationList();
+  /**
+   * Tokens already verified, until they expire: a client sends the same token for an hour, and an
+   * ECDSA verification per request is most of the cost of authentication. The deny-lists are
+   * still consulted on every request.
+   */
+  private readonly verified = new Map<string, { principal: Principal; expMs: number; sid?: string; jti?: string }>();
 
   constructor(
     @Inject(CONFIG) private readonly config: GatewayConfig,
@@ -36,6 +42,20 @@ export class AccessTokenVerifier {
   ) {}
 
   async verify(token: string): Promise<Principal | null> {
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.expMs <= Date.now()) {
+        this.verified.delete(token);
+        return null;
+      }
+      if (this.revoked.has('sid', known.sid) || this.revoked.has('jti', known.jti)) return null;
+      return known.principal;
+    }
+    const principal = await this.verifySignature(token);
+    return principal;
+  }
+
+  private async verifySignature(token: string): Promise<Principal | null> {
     const header = headerOf(token);
     if (!header || header.alg !== 'ES256' || typeof header.kid !== 'string') return null;
     const key = await this.jwks.get(header.kid);
@@ -53,10 +73,13 @@ export class AccessTokenVerifier {
     if (claims.token_use !== 'access' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return null;
     if (this.revoked.has('sid', claims.sid) || this.revoked.has('jti', claims.jti)) return null;
     const scopes = (claims.scope ?? '').split(' ').filter(Boolean);
-    if (claims.client_id && claims.sub === claims.client_id) {
-      return { kind: 'client', subject: claims.sub, scopes, credentialId: `client:${claims.sub}` };
-    }
-    return { kind: 'user', subject: claims.sub, scopes, credentialId: `user:${claims.sub}` };
+    const principal: Principal =
+      claims.client_id && claims.sub === claims.client_id
+        ? { kind: 'client', subject: claims.sub, scopes, credentialId: `client:${claims.sub}` }
+        : { kind: 'user', subject: claims.sub, scopes, credentialId: `user:${claims.sub}` };
+    if (this.verified.size >= 10_000) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, { principal, expMs: claims.exp * 1000, sid: claims.sid, jti: claims.jti });
+    return principal;
   }
 
   revoke(kind: 'sid' | 'jti', id: string, expiresAt: string | null): void {
