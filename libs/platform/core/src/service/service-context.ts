@@ -7,7 +7,7 @@ export const SERVICE_CONTEXT = Symbol('SERVICE_CONTEXT');
 export const LOGGER = Symbol('LOGGER');
 export const CONFIG = Symbol('CONFIG');
 
-export type ServiceName = 'gateway' | 'auth' | 'policy' | 'event-ingest' | 'delivery';
+export type ServiceName = 'gateway' | 'auth' | 'policy' | 'event-ingest' | 'delivery' | 'pg-proxy';
 
 export interface ServiceConfigBase extends CommonConfig, DatabaseConfig {
   HOST: string;

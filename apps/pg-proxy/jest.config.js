@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'pg-proxy',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

@@ -1,0 +1,201 @@
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { type AuditRecord, MessageHeaders, Topics } from '@vigil/contracts';
+import type { Logger } from '@vigil/platform';
+
+/** What records are published through: the MessageBus (Kafka or in-process). */
+export interface RecordSink {
+  publish(batches: { topic: string; messages: { key: string | null; value: string; headers: Record<string, string> }[] }[]): Promise<void>;
+}
+
+export interface CaptureBufferOptions {
+  sink: RecordSink;
+  logger: Logger;
+  maxRecords: number;
+  spillDir: string;
+  maxSpillBytes: number;
+  publishTimeoutMs: number;
+  failMode: (databaseId: string) => 'open' | 'closed';
+  batchSize?: number;
+  onDropped?: (count: number) => void;
+}
+
+type CapturedRecord = AuditRecord & { id: string; database_id: string };
+
+/**
+ * The bounded path of captured records to `audit.ingest`. Records wait in memory; past
+ * `maxRecords` the oldest are written to a spill segment on local disk (JSON lines), and a
+ * publisher drains segments (oldest first) and then memory whenever the broker accepts. Segments
+ * survive a restart and are drained by the next process. When memory and spill space are both
+ * full, a fail-open database keeps working and the lost records are counted and logged; a
+ * fail-closed database refuses new statements (`admits` is false) until space frees up.
+ * Records carry a producer id, so a publish that timed out here but landed is stored once.
+ */
+export class CaptureBuffer {
+  private memory: CapturedRecord[] = [];
+  private segments: { path: string; bytes: number; records: number }[] = [];
+  private spillBytes = 0;
+  private spilledRecords = 0;
+  private seq = 0;
+  private running = false;
+  private wake: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private failures = 0;
+  dropped = 0;
+  published = 0;
+
+  constructor(private readonly options: CaptureBufferOptions) {
+    mkdirSync(options.spillDir, { recursive: true });
+    // Segments left by an earlier process are drained first.
+    for (const name of readdirSync(options.spillDir).filter((n) => /^spill-\d+-\d+\.jsonl$/.test(n)).sort()) {
+      const path = join(options.spillDir, name);
+      const bytes = statSync(path).size;
+      const records = readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
+      this.segments.push({ path, bytes, records });
+      this.spillBytes += bytes;
+      this.spilledRecords += records;
+    }
+  }
+
+  /** Records waiting, in memory and on disk. */
+  get depth(): number {
+    return this.memory.length + this.spilledRecords;
+  }
+
+  get spilled(): number {
+    return this.spilledRecords;
+  }
+
+  private get full(): boolean {
+    return this.memory.length >= this.options.maxRecords && this.spillBytes >= this.options.maxSpillBytes;
+  }
+
+  /** Whether a new statement of this database may run: false only when full and fail-closed. */
+  admits(databaseId: string): boolean {
+    return !this.full || this.options.failMode(databaseId) === 'open';
+  }
+
+  add(record: CapturedRecord): void {
+    if (this.full) {
+      if (this.options.failMode(record.database_id) === 'open') {
+        this.dropped++;
+        this.options.onDropped?.(1);
+        if (this.dropped === 1 || this.dropped % 1000 === 0) {
+          this.options.logger.error({ dropped_total: this.dropped, database_id: record.database_id }, 'capture buffer and spill space are full: fail-open database, records dropped');
+        }
+        return;
+      }
+      // Fail-closed: the statement was admitted before the buffer filled; its record is kept over the bound.
+    }
+    this.memory.push(record);
+    if (this.memory.length > this.options.maxRecords) this.spill();
+    this.wake?.();
+  }
+
+  private spill(): void {
+    const room = this.options.maxSpillBytes - this.spillBytes;
+    if (room <= 0) return;
+    const take = this.memory.splice(0, Math.max(1, Math.floor(this.options.maxRecords / 2)));
+    let text = '';
+    let kept = 0;
+    for (const record of take) {
+      const line = `${JSON.stringify(record)}\n`;
+      if (text.length + line.length > room && kept > 0) break;
+      text += line;
+      kept++;
+    }
+    // What did not fit goes back to the front of memory (kept over the bound rather than lost).
+    if (kept < take.length) this.memory.unshift(...take.slice(kept));
+    const path = join(this.options.spillDir, `spill-${Date.now()}-${String(this.seq++).padStart(6, '0')}.jsonl`);
+    const tmp = `${path}.tmp`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+    const bytes = Buffer.byteLength(text);
+    this.segments.push({ path, bytes, records: kept });
+    this.spillBytes += bytes;
+    this.spilledRecords += kept;
+    this.options.logger.warn({ records: kept, spill_bytes: this.spillBytes }, 'capture buffer spilled to disk');
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  private async publish(records: CapturedRecord[]): Promise<void> {
+    const messages = records.map((r) => ({ key: r.database_id, value: JSON.stringify(r), headers: { [MessageHeaders.messageId]: r.id, [MessageHeaders.eventType]: r.type } }));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`publish timed out after ${this.options.publishTimeoutMs} ms`)), this.options.publishTimeoutMs);
+    });
+    try {
+      await Promise.race([this.options.sink.publish([{ topic: Topics.auditIngest, messages }]), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+    this.published += records.length;
+  }
+
+  /** One step: publishes the oldest spill segment, or a batch from memory. False when idle. */
+  private async step(): Promise<boolean> {
+    const segment = this.segments[0];
+    if (segment) {
+      const records = readFileSync(segment.path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as CapturedRecord);
+      const size = this.options.batchSize ?? 500;
+      for (let i = 0; i < records.length; i += size) await this.publish(records.slice(i, i + size));
+      unlinkSync(segment.path);
+      this.segments.shift();
+      this.spillBytes -= segment.bytes;
+      this.spilledRecords -= segment.records;
+      return true;
+    }
+    if (!this.memory.length) return false;
+    const batch = this.memory.slice(0, this.options.batchSize ?? 500);
+    await this.publish(batch);
+    // Only now are they gone from the buffer; `add` appends, so the front is still this batch.
+    this.memory.splice(0, batch.length);
+    return true;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        const worked = await this.step();
+        this.failures = 0;
+        if (!worked) await new Promise<void>((resolve) => (this.wake = resolve));
+        this.wake = undefined;
+      } catch (error) {
+        this.failures++;
+        const delay = Math.min(100 * 2 ** Math.min(this.failures, 6), 5000);
+        if (this.failures === 1 || this.failures % 20 === 0) this.options.logger.warn({ err: error, depth: this.depth, retry_ms: delay }, 'audit.ingest unreachable; captures stay buffered');
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  /**
+   * Stops the publisher: tries to publish what is left until `deadlineMs`, then writes whatever
+   * remains to a spill segment (over the spill bound if need be) for the next process.
+   */
+  async stop(deadlineMs = 5000): Promise<void> {
+    const until = Date.now() + deadlineMs;
+    while (this.depth > 0 && Date.now() < until && this.failures === 0) {
+      this.wake?.();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    if (this.memory.length) {
+      const path = join(this.options.spillDir, `spill-${Date.now()}-${String(this.seq++).padStart(6, '0')}.jsonl`);
+      appendFileSync(path, this.memory.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      this.options.logger.warn({ records: this.memory.length, path }, 'unpublished captures written to disk for the next start');
+      this.spilledRecords += this.memory.length;
+      this.memory = [];
+    }
+  }
+}

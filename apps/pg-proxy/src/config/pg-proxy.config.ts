@@ -1,0 +1,47 @@
+import { env } from '@vigil/platform';
+
+const failModeItem = /^[A-Za-z0-9_.-]+:(open|closed)$/;
+const databaseIdItem = /^[^:,]+:db_[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
+/** Variables of the PostgreSQL audit proxy (docs/proxy.md#configuration). Validated at start. */
+export const pgProxyConfigSpec = {
+  /** Where clients connect, as to PostgreSQL. */
+  PROXY_LISTEN_HOST: env.string({ default: '0.0.0.0' }),
+  PROXY_LISTEN_PORT: env.port({ default: 6432 }),
+  /** The real PostgreSQL server. */
+  PROXY_UPSTREAM: env.address({ default: '127.0.0.1:5432' }),
+  /** TLS toward clients: disabled (answer N to SSLRequest), allowed, or required (refuse plaintext sessions). */
+  PROXY_TLS_MODE: env.oneOf(['disabled', 'allowed', 'required'] as const, { default: 'disabled' }),
+  PROXY_TLS_CERT_FILE: env.optionalString(),
+  PROXY_TLS_KEY_FILE: env.optionalString(),
+  /** TLS toward the server: disable, prefer (use it when offered), require, verify-full (verify against PROXY_UPSTREAM_TLS_CA_FILE). */
+  PROXY_UPSTREAM_TLS: env.oneOf(['disable', 'prefer', 'require', 'verify-full'] as const, { default: 'disable' }),
+  PROXY_UPSTREAM_TLS_CA_FILE: env.optionalString(),
+  /** Credentials of the catalog connection that resolves table OIDs and column numbers for masking. */
+  PROXY_CATALOG_USER: env.string({ default: 'postgres' }),
+  PROXY_CATALOG_PASSWORD: env.optionalString({ secret: true }),
+  /** PostgreSQL database name -> Vigil database id (`name:db_id,...`); unlisted names map to `db_<name>`. */
+  PROXY_DATABASE_IDS: env.list({ default: [], item: databaseIdItem, itemDescription: 'pgname:db_id' }),
+  /** What happens when the capture buffer and its spill space are both full: open (serve, count losses) or closed (refuse statements). */
+  PROXY_FAIL_MODE: env.oneOf(['open', 'closed'] as const, { default: 'open' }),
+  /** Per-database overrides of PROXY_FAIL_MODE (`db_id:closed,...`). */
+  PROXY_FAIL_MODE_OVERRIDES: env.list({ default: [], item: failModeItem, itemDescription: 'db_id:open|closed' }),
+  /** Records held in memory before the oldest are spilled to disk. */
+  PROXY_BUFFER_MAX_RECORDS: env.int({ min: 10, max: 10_000_000, default: 50_000 }),
+  PROXY_SPILL_DIR: env.string({ default: './.data/pg-proxy-spill' }),
+  PROXY_SPILL_MAX_BYTES: env.int({ min: 0, max: Number.MAX_SAFE_INTEGER, default: 1024 * 1024 * 1024 }),
+  /** A publish that does not finish in this time counts as failed (records stay buffered; producer ids make a late success harmless). */
+  PROXY_PUBLISH_TIMEOUT_MS: env.int({ min: 100, max: 120_000, default: 5000 }),
+  /** Record bound parameter values (default: only their count; values may hold personal data). */
+  PROXY_CAPTURE_PARAMETERS: env.bool({ default: false }),
+  /** Computed output expressions over protected columns: mask the computed value, or refuse the statement. */
+  PROXY_MASK_COMPUTED: env.oneOf(['mask', 'refuse'] as const, { default: 'mask' }),
+  /** Policies run in shadow mode by this proxy (ids; `*` = all): evaluated and recorded, never enforced. */
+  PROXY_SHADOW_POLICIES: env.list({ default: [] }),
+  /** How long shutdown waits for sessions to end before closing them. */
+  PROXY_SHUTDOWN_GRACE_MS: env.int({ min: 0, max: 3_600_000, default: 30_000 }),
+  /** Where the policy service answers RPC: the proxy loads every policy's state from it at start. */
+  POLICY_RPC_ADDRESS: env.address({ default: '127.0.0.1:4002' }),
+  /** How long new sessions wait for the policies at start before being refused. */
+  PROXY_POLICIES_READY_TIMEOUT_MS: env.int({ min: 100, max: 600_000, default: 15_000 }),
+};

@@ -1,0 +1,128 @@
+import type { PolicySnapshot } from '@vigil/contracts';
+import type { EngineEvent, MaskingMethod, PolicyEvaluation } from '@vigil/policy-engine';
+import type { PolicyStore } from '../policies/policy-store';
+
+/** Who is running statements: what access_control and exceptions look at. */
+export interface SessionIdentity {
+  databaseId: string;
+  user: string;
+  sourceIp: string;
+  application?: string;
+  sessionId: string;
+}
+
+export interface Decision {
+  /** Set when the statement (or connection) must be refused. */
+  block?: { policyId: string; policyName: string; message: string; evaluation: PolicyEvaluation };
+  /** Every triggered evaluation, enforced or not. */
+  evaluations: PolicyEvaluation[];
+  /** Evaluations of shadow-mode policies that would have blocked. */
+  wouldBlock: PolicyEvaluation[];
+}
+
+/** One data_protection rule as it applies to a session. */
+export interface ActiveMaskRule {
+  policyId: string;
+  policyName: string;
+  rule: string;
+  method: MaskingMethod;
+  showFirst: number;
+  showLast: number;
+  /** Lowercase `table` (or '*') and `column` (or '*'). */
+  table: string;
+  column: string;
+  /** Shadow mode: recorded as "would mask", values left as they are. */
+  shadow: boolean;
+}
+
+interface ProtectionConfig {
+  rules: { name: string; columns?: string[]; method: MaskingMethod; show_first?: number; show_last?: number }[];
+  exceptions?: { users?: string[]; applications?: string[] };
+}
+
+/**
+ * Inline enforcement with the shared engine: the same `PolicyEngine.evaluate` the ingest pipeline
+ * runs on the records this proxy publishes, so what the proxy blocks is what the pipeline records
+ * as `blocked`. Shadow-mode policies are evaluated and reported, never enforced.
+ */
+export class Enforcer {
+  constructor(
+    readonly store: PolicyStore,
+    private readonly shadowPolicies: readonly string[],
+  ) {}
+
+  isShadow(policy: { id: string } & Record<string, unknown>): boolean {
+    if (this.shadowPolicies.includes('*') || this.shadowPolicies.includes(policy.id)) return true;
+    // A policy-level field, honoured when the policy service carries it (docs/proxy.md#shadow-mode).
+    return policy.enforcement_mode === 'shadow' || policy.shadow === true;
+  }
+
+  private isShadowId(id: string): boolean {
+    const snapshot = this.store.snapshots.get(id);
+    return snapshot ? this.isShadow(snapshot as unknown as { id: string } & Record<string, unknown>) : this.shadowPolicies.includes('*') || this.shadowPolicies.includes(id);
+  }
+
+  evaluate(who: SessionIdentity, type: EngineEvent['type'], query?: string, at = Date.now()): Decision {
+    const event: EngineEvent = {
+      type,
+      database_id: who.databaseId,
+      timestamp: at,
+      user: who.user,
+      source_ip: who.sourceIp,
+      client_application: who.application,
+      session_id: who.sessionId,
+      ...(query !== undefined ? { query } : {}),
+    };
+    const evaluations = this.store.engine.evaluate(event);
+    const decision: Decision = { evaluations, wouldBlock: [] };
+    for (const evaluation of evaluations) {
+      if (evaluation.action_taken !== 'blocked') continue;
+      if (this.isShadowId(evaluation.policy_id)) {
+        decision.wouldBlock.push(evaluation);
+        continue;
+      }
+      decision.block ??= {
+        policyId: evaluation.policy_id,
+        policyName: evaluation.policy_name,
+        message: evaluation.message ?? `Blocked by policy "${evaluation.policy_name}": ${evaluation.matched_conditions.map((c) => c.reason).join('; ')}`,
+        evaluation,
+      };
+    }
+    return decision;
+  }
+
+  /** The data_protection rules with columns that apply to this session (exceptions removed). */
+  maskRules(who: SessionIdentity): ActiveMaskRule[] {
+    const out: ActiveMaskRule[] = [];
+    for (const policy of this.store.forDatabase(who.databaseId, 'data_protection')) {
+      const config = policy.config as unknown as ProtectionConfig;
+      if (config.exceptions?.users?.includes(who.user)) continue;
+      if (who.application && config.exceptions?.applications?.includes(who.application)) continue;
+      const shadow = this.isShadow(policy as unknown as { id: string } & Record<string, unknown>);
+      for (const rule of config.rules) {
+        for (const pattern of rule.columns ?? []) {
+          const [first, second] = pattern.toLowerCase().split('.') as [string, string | undefined];
+          out.push({
+            policyId: policy.id,
+            policyName: policy.name,
+            rule: rule.name,
+            method: rule.method,
+            showFirst: rule.show_first ?? 0,
+            showLast: rule.show_last ?? 4,
+            table: second === undefined ? '*' : first,
+            column: second ?? first,
+            shadow,
+          });
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Whether any enabled policy of the database is a data_protection policy (for COPY TO). */
+  hasProtection(who: SessionIdentity): boolean {
+    return this.maskRules(who).some((r) => !r.shadow);
+  }
+}
+
+export type { PolicySnapshot };

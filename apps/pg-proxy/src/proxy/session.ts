@@ -1,0 +1,895 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect, type SecureContext, TLSSocket } from 'node:tls';
+import type { AuditEventType } from '@vigil/contracts';
+import type { Logger } from '@vigil/platform';
+import type { CaptureBuffer } from '../capture/capture-buffer';
+import type { ActiveMaskRule, Decision, Enforcer, SessionIdentity } from '../enforcement/enforcer';
+import type { Catalog } from '../masking/catalog';
+import { type ColumnMask, computedRule, maskRow, planMasks } from '../masking/masking';
+import {
+  backendKeyData,
+  decodeBind,
+  decodeDataRow,
+  decodeFields,
+  decodeParse,
+  decodeRowDescription,
+  decodeStartup,
+  encodeDataRow,
+  encodeSslRequest,
+  encodeStartup,
+  errorResponse,
+  GSSENC_REQUEST,
+  type Message,
+  MessageReader,
+  MessageWriter,
+  parse as parseMessage,
+  PROTOCOL_V3,
+  query as queryMessage,
+  rowsOfTag,
+  SSL_REQUEST,
+} from '../protocol/messages';
+import { mayHoldSeveralStatements, type SqlAnalyzer, type StatementInfo } from '../sql/sql-analyzer';
+import type { ProxyMetrics } from './proxy.metrics';
+
+/**
+ * A statement the server rejects during parse analysis (an invalid integer literal), with no
+ * effect. The proxy sends it in place of a blocked statement so that the server itself fails at
+ * that point: inside a transaction block the transaction is aborted on the server exactly as the
+ * client is told, and in the extended protocol the server skips to Sync as after any error. The
+ * server's error is then replaced by the policy's (SQLSTATE 42501).
+ */
+const BLOCK_SQL = "SELECT 'vigil: blocked by policy'::pg_catalog.int4";
+/** Cached Parse-time decisions are reused at Execute while the policies have not changed, this long. */
+const DECISION_REUSE_MS = 1000;
+
+export interface ProxyConfigView {
+  upstreamHost: string;
+  upstreamPort: number;
+  upstreamTls: 'disable' | 'prefer' | 'require' | 'verify-full';
+  upstreamCa?: Buffer;
+  tlsMode: 'disabled' | 'allowed' | 'required';
+  tlsContext?: SecureContext;
+  captureParameters: boolean;
+  maskComputed: 'mask' | 'refuse';
+  databaseId(name: string): string;
+}
+
+export interface SessionDeps {
+  config: ProxyConfigView;
+  enforcer: Enforcer;
+  analyzer: SqlAnalyzer;
+  catalog: Catalog;
+  capture: CaptureBuffer;
+  metrics: ProxyMetrics;
+  logger: Logger;
+  /** Policies loaded (sessions wait for them at start). */
+  policiesReady(): Promise<boolean>;
+  registerCancelKey(session: Session): void;
+  unregister(session: Session): void;
+  instance: string;
+}
+
+interface StatementState {
+  text: string;
+  decision?: { at: number; generation: number; value: Decision };
+  paramCount: number;
+  fields?: ReturnType<typeof decodeRowDescription>;
+}
+
+interface PortalState {
+  statement: StatementState;
+  params: (Buffer | null)[];
+  resultFormats: number[];
+  fields?: ReturnType<typeof decodeRowDescription>;
+}
+
+/** Result of one statement as it streams back. */
+interface ResultState {
+  text: string;
+  info?: StatementInfo;
+  startedAt: bigint;
+  plan?: (ColumnMask | undefined)[];
+  maskedValues: number;
+  rows: number;
+  shadowMask?: string[];
+  blocked?: Decision['block'];
+  decision?: Decision;
+  params?: (Buffer | null)[];
+  planned?: boolean;
+}
+
+type Pending =
+  | { kind: 'parse'; statementName: string; state: StatementState; blocked?: Decision['block']; result?: ResultState }
+  | { kind: 'bind'; portal: string; state: PortalState }
+  | { kind: 'describe'; target: 'S' | 'P'; name: string; sawParams: boolean; injected?: boolean }
+  | { kind: 'execute'; portal: PortalState | undefined; result: ResultState }
+  | { kind: 'close' }
+  | { kind: 'sync' }
+  | { kind: 'function' }
+  | { kind: 'query'; statements: ResultState[]; index: number; blocked?: Decision['block'] };
+
+const nowNs = () => process.hrtime.bigint();
+
+/**
+ * One client connection and its server connection. Client messages are read, judged and
+ * relayed in order; every message that draws an answer is queued in `pending`, so each server
+ * message is matched to the request it answers (results to their statement for capture and
+ * masking, injected messages' answers swallowed). Asynchronous server messages (notices,
+ * notifications, parameter status) pass straight through.
+ */
+export class Session {
+  readonly id = `sess_${randomUUID().replace(/-/g, '')}`;
+  /** The key this proxy gave the client (BackendKeyData) and the server's own. */
+  readonly proxyPid = randomBytes(4).readInt32BE(0) & 0x7fffffff;
+  readonly proxySecret = randomBytes(4);
+  serverKey: { pid: number; secret: Buffer } | undefined;
+
+  private client: Socket;
+  private server: Socket | undefined;
+  private readonly clientReader = new MessageReader();
+  private readonly serverReader = new MessageReader();
+  private phase: 'startup' | 'auth' | 'ready' | 'closed' = 'startup';
+  private identity!: SessionIdentity;
+  private databaseName = '';
+  private params: Record<string, string> = {};
+  private clientTls = false;
+  private readonly pending: Pending[] = [];
+  private readonly statements = new Map<string, StatementState>();
+  private readonly portals = new Map<string, PortalState>();
+  private txStatus = 'I';
+  private serverBusy = false;
+  private maskRules: ActiveMaskRule[] = [];
+  private maskRulesGeneration = -1;
+  private readonly started = Date.now();
+  private statementsCount = 0;
+  private loggedIn = false;
+  private closedResolve!: () => void;
+  readonly closed = new Promise<void>((resolve) => (this.closedResolve = resolve));
+
+  constructor(
+    socket: Socket,
+    private readonly deps: SessionDeps,
+  ) {
+    this.client = socket;
+    this.bindClient(socket);
+    socket.setNoDelay(true);
+  }
+
+  get sourceIp(): string {
+    const raw = this.client.remoteAddress ?? '';
+    return raw.startsWith('::ffff:') ? raw.slice(7) : raw;
+  }
+
+  get isIdle(): boolean {
+    return this.phase === 'ready' && !this.pending.length && this.txStatus === 'I';
+  }
+
+  private bindClient(socket: Socket) {
+    socket.on('data', (chunk: Buffer) => this.onClientData(chunk));
+    socket.on('error', () => this.close());
+    socket.on('close', () => this.close());
+  }
+
+  // ---------------------------------------------------------------- startup
+
+  private onClientData(chunk: Buffer) {
+    const t0 = nowNs();
+    this.clientReader.push(chunk);
+    try {
+      if (this.phase === 'startup') this.readStartup();
+      else this.readClientMessages();
+    } catch (error) {
+      this.deps.logger.warn({ err: error, session_id: this.id }, 'client protocol error');
+      this.fatal('08P01', `protocol violation: ${(error as Error).message}`);
+    }
+    this.deps.metrics.addedLatency.observe(Number(nowNs() - t0) / 1e9);
+  }
+
+  private readStartup(): void {
+    const packet = this.clientReader.nextStartup();
+    if (!packet) return;
+    const decoded = decodeStartup(packet);
+    if (decoded.code === SSL_REQUEST) {
+      if (this.clientTls || this.deps.config.tlsMode === 'disabled' || !this.deps.config.tlsContext) {
+        this.client.write('N');
+        return this.readStartup();
+      }
+      if (this.clientReader.pending) throw new Error('data after SSLRequest');
+      this.client.write('S');
+      this.upgradeClient();
+      return;
+    }
+    if (decoded.code === GSSENC_REQUEST) {
+      this.client.write('N');
+      return this.readStartup();
+    }
+    if (decoded.cancel) {
+      this.deps.logger.debug({ pid: decoded.cancel.pid }, 'cancel request');
+      this.onCancel?.(decoded.cancel.pid, decoded.cancel.secret);
+      this.client.end();
+      this.phase = 'closed';
+      return;
+    }
+    if (decoded.code !== PROTOCOL_V3 && decoded.code >> 16 !== 3) {
+      return this.fatal('0A000', `unsupported frontend protocol ${decoded.code >> 16}.${decoded.code & 0xffff}`);
+    }
+    if (this.deps.config.tlsMode === 'required' && !this.clientTls) {
+      return this.fatal('28000', 'the Vigil proxy requires TLS (sslmode=require)');
+    }
+    this.params = decoded.startup!.params;
+    this.phase = 'auth';
+    void this.begin(decoded.code);
+  }
+
+  /** Set by the server: routes a CancelRequest received on this connection. */
+  onCancel?: (pid: number, secret: Buffer) => void;
+
+  private upgradeClient() {
+    const plain = this.client;
+    plain.removeAllListeners('data');
+    plain.removeAllListeners('close');
+    plain.removeAllListeners('error');
+    const secure = new TLSSocket(plain, { isServer: true, secureContext: this.deps.config.tlsContext });
+    this.client = secure;
+    this.clientTls = true;
+    this.bindClient(secure);
+    secure.on('error', () => this.close());
+  }
+
+  private async begin(protocol: number) {
+    const user = this.params.user ?? '';
+    this.databaseName = this.params.database ?? user;
+    this.identity = {
+      databaseId: this.deps.config.databaseId(this.databaseName),
+      user,
+      sourceIp: this.sourceIp,
+      application: this.params.application_name || undefined,
+      sessionId: this.id,
+    };
+    if (!(await this.deps.policiesReady())) {
+      this.record('user.login_failed', { error: { code: '57P03', message: 'policies not loaded' } }, 'warning');
+      return this.fatal('57P03', 'the Vigil proxy has not loaded its policies yet; retry shortly');
+    }
+    if (!this.deps.capture.admits(this.identity.databaseId)) {
+      return this.fatal('53000', 'audit capture is unavailable and this database is fail-closed');
+    }
+    const decision = this.deps.enforcer.evaluate(this.identity, 'database.connection');
+    if (decision.block) {
+      this.deps.metrics.blocked.inc({ kind: 'connection' });
+      this.record('user.login_failed', { blocked: true, error: { code: '42501', message: decision.block.message }, ...this.enforcementDetails(decision) }, 'warning');
+      return this.fatal('42501', decision.block.message);
+    }
+    try {
+      this.server = await this.connectUpstream();
+    } catch (error) {
+      this.deps.logger.warn({ err: error, session_id: this.id }, 'upstream connection failed');
+      this.record('user.login_failed', { error: { code: '08006', message: `upstream unreachable: ${(error as Error).message}` } }, 'warning');
+      return this.fatal('08006', 'the Vigil proxy could not reach the database server');
+    }
+    if (this.phase === 'closed') {
+      this.server.destroy();
+      return;
+    }
+    this.server.setNoDelay(true);
+    this.server.on('data', (chunk: Buffer) => this.onServerData(chunk));
+    this.server.on('error', () => this.close());
+    this.server.on('close', () => this.close());
+    this.server.write(encodeStartup(this.params, protocol));
+    this.deps.metrics.sessions.inc();
+    // Bytes the client sent after its startup packet (pipelined auth) follow now.
+    if (this.clientReader.pending) this.readClientMessages();
+  }
+
+  private connectUpstream(): Promise<Socket> {
+    const { upstreamHost: host, upstreamPort: port, upstreamTls } = this.deps.config;
+    return new Promise((resolve, reject) => {
+      const socket = netConnect({ host, port });
+      socket.once('error', reject);
+      socket.once('connect', () => {
+        if (upstreamTls === 'disable') {
+          socket.off('error', reject);
+          return resolve(socket);
+        }
+        socket.write(encodeSslRequest());
+        socket.once('data', (answer: Buffer) => {
+          if (answer[0] === 0x4e /* N */) {
+            if (upstreamTls === 'prefer') {
+              socket.off('error', reject);
+              return resolve(socket);
+            }
+            socket.destroy();
+            return reject(new Error('the server refused TLS'));
+          }
+          const secure = tlsConnect({
+            socket,
+            servername: /^[\d.]+$|:/.test(host) ? undefined : host,
+            rejectUnauthorized: upstreamTls === 'verify-full',
+            ca: this.deps.config.upstreamCa,
+          });
+          secure.once('secureConnect', () => {
+            socket.off('error', reject);
+            resolve(secure);
+          });
+          secure.once('error', reject);
+        });
+      });
+    });
+  }
+
+  // ---------------------------------------------------------------- client -> server
+
+  private readClientMessages() {
+    if (!this.server) return;
+    const out: Buffer[] = [];
+    let message: Message | undefined;
+    while ((message = this.clientReader.next())) {
+      if (this.phase === 'auth') {
+        out.push(message.raw);
+        continue;
+      }
+      this.onClientMessage(message, out);
+      if (this.phase === 'closed') return;
+    }
+    if (out.length) this.server.write(out.length === 1 ? out[0]! : Buffer.concat(out));
+  }
+
+  private refreshMaskRules() {
+    const generation = this.deps.enforcer.store.generation;
+    if (generation !== this.maskRulesGeneration) {
+      this.maskRules = this.deps.enforcer.maskRules(this.identity);
+      this.maskRulesGeneration = generation;
+    }
+  }
+
+  /** Judges one statement text (all of its statements): the first block wins; shadow results kept. */
+  private judge(text: string, infos: StatementInfo[] | null): Decision {
+    this.refreshMaskRules();
+    const texts = infos ? infos.map((i) => i.text) : [text];
+    const merged: Decision = { evaluations: [], wouldBlock: [] };
+    for (let i = 0; i < texts.length; i++) {
+      const d = this.deps.enforcer.evaluate(this.identity, 'database.query', texts[i]);
+      merged.evaluations.push(...d.evaluations);
+      merged.wouldBlock.push(...d.wouldBlock);
+      if (d.block && !merged.block) merged.block = d.block;
+    }
+    if (!merged.block && infos) {
+      const enforced = this.maskRules.filter((r) => !r.shadow);
+      for (const info of infos) {
+        if (info.copyTo && enforced.length) {
+          merged.block = this.proxyBlock('COPY ... TO is refused while data_protection policies apply to this database (results would bypass masking); use SELECT');
+          break;
+        }
+        if (this.deps.config.maskComputed === 'refuse' && computedRule(enforced, info.computedColumnRefs, info.objects)) {
+          merged.block = this.proxyBlock('computed expressions over protected columns are refused (PROXY_MASK_COMPUTED=refuse)');
+          break;
+        }
+      }
+    }
+    return merged;
+  }
+
+  private proxyBlock(message: string): NonNullable<Decision['block']> {
+    return { policyId: '', policyName: 'vigil-proxy', message, evaluation: undefined as never };
+  }
+
+  private analyze(text: string): StatementInfo[] | null {
+    return this.deps.analyzer.analyze(text).statements;
+  }
+
+  private onClientMessage(message: Message, out: Buffer[]) {
+    switch (message.type) {
+      case 'Q':
+        return this.onQuery(message, out);
+      case 'P':
+        return this.onParse(message, out);
+      case 'B': {
+        const bind = decodeBind(message.body);
+        const statement = this.statements.get(bind.statement) ?? { text: '', paramCount: bind.params.length };
+        const portal: PortalState = { statement, params: bind.params, resultFormats: bind.resultFormats };
+        this.pending.push({ kind: 'bind', portal: bind.portal, state: portal });
+        out.push(message.raw);
+        return;
+      }
+      case 'D': {
+        const target = String.fromCharCode(message.body[0]!) as 'S' | 'P';
+        const name = message.body.toString('utf8', 1, message.body.length - 1);
+        this.pending.push({ kind: 'describe', target, name, sawParams: false });
+        out.push(message.raw);
+        return;
+      }
+      case 'E':
+        return this.onExecute(message, out);
+      case 'C': {
+        const target = String.fromCharCode(message.body[0]!);
+        const name = message.body.toString('utf8', 1, message.body.length - 1);
+        if (target === 'S') this.statements.delete(name);
+        else this.portals.delete(name);
+        this.pending.push({ kind: 'close' });
+        out.push(message.raw);
+        return;
+      }
+      case 'S':
+        this.pending.push({ kind: 'sync' });
+        out.push(message.raw);
+        return;
+      case 'F':
+        this.pending.push({ kind: 'function' });
+        out.push(message.raw);
+        return;
+      case 'X':
+        out.push(message.raw);
+        this.server?.write(Buffer.concat(out));
+        out.length = 0;
+        this.server?.end();
+        this.close();
+        return;
+      default:
+        // Flush, CopyData, CopyDone, CopyFail and anything else: relayed as is.
+        out.push(message.raw);
+    }
+  }
+
+  private onQuery(message: Message, out: Buffer[]) {
+    const text = message.body.toString('utf8', 0, message.body.length - 1);
+    this.statementsCount++;
+    const several = mayHoldSeveralStatements(text);
+    const infos = several ? this.analyze(text) : null;
+    const decision = this.judge(text, infos);
+    const startedAt = nowNs();
+    const results: ResultState[] = (infos && infos.length ? infos.map((i) => i.text) : [text]).map((t, i) => ({
+      text: t,
+      info: infos?.[i],
+      startedAt,
+      maskedValues: 0,
+      rows: 0,
+      decision,
+    }));
+    if (!this.deps.capture.admits(this.identity.databaseId)) {
+      decision.block = this.proxyBlock('audit capture is unavailable and this database is fail-closed');
+    }
+    if (decision.block) {
+      this.deps.metrics.blocked.inc({ kind: 'statement' });
+      this.pending.push({ kind: 'query', statements: results, index: 0, blocked: decision.block });
+      out.push(queryMessage(BLOCK_SQL));
+      return;
+    }
+    this.pending.push({ kind: 'query', statements: results, index: 0 });
+    out.push(message.raw);
+  }
+
+  private onParse(message: Message, out: Buffer[]) {
+    const parsed = decodeParse(message.body);
+    this.statementsCount++;
+    const infos = mayHoldSeveralStatements(parsed.text) ? this.analyze(parsed.text) : null;
+    const decision = this.judge(parsed.text, infos);
+    const state: StatementState = { text: parsed.text, paramCount: parsed.paramTypes.length, decision: { at: Date.now(), generation: this.deps.enforcer.store.generation, value: decision } };
+    this.statements.set(parsed.name, state);
+    if (decision.block) {
+      this.deps.metrics.blocked.inc({ kind: 'statement' });
+      const result: ResultState = { text: parsed.text, startedAt: nowNs(), maskedValues: 0, rows: 0, decision, blocked: decision.block };
+      this.pending.push({ kind: 'parse', statementName: parsed.name, state, blocked: decision.block, result });
+      out.push(parseMessage(parsed.name, BLOCK_SQL));
+      return;
+    }
+    this.pending.push({ kind: 'parse', statementName: parsed.name, state });
+    out.push(message.raw);
+  }
+
+  private onExecute(message: Message, out: Buffer[]) {
+    const portalName = message.body.toString('utf8', 0, message.body.indexOf(0));
+    const portal = this.portals.get(portalName) ?? this.pendingPortal(portalName);
+    const statement = portal?.statement;
+    const text = statement?.text ?? '';
+    let decision = statement?.decision?.value;
+    const cached = statement?.decision;
+    if (!cached || cached.generation !== this.deps.enforcer.store.generation || Date.now() - cached.at > DECISION_REUSE_MS) {
+      decision = this.judge(text, mayHoldSeveralStatements(text) ? this.analyze(text) : null);
+      if (statement) statement.decision = { at: Date.now(), generation: this.deps.enforcer.store.generation, value: decision };
+    }
+    if (!this.deps.capture.admits(this.identity.databaseId)) {
+      decision = { ...decision!, block: this.proxyBlock('audit capture is unavailable and this database is fail-closed') };
+    }
+    const result: ResultState = { text, startedAt: nowNs(), maskedValues: 0, rows: 0, decision, params: portal?.params };
+    if (decision?.block) {
+      this.deps.metrics.blocked.inc({ kind: 'statement' });
+      result.blocked = decision.block;
+      // The server fails here (parse of the unnamed statement), and skips to Sync like after any error.
+      this.pending.push({ kind: 'execute', portal, result });
+      out.push(parseMessage('', BLOCK_SQL));
+      return;
+    }
+    this.refreshMaskRules();
+    if (this.maskRules.length && portal && !portal.fields && !portal.statement.fields) {
+      // Masking needs the result's columns; the client did not ask for them, so the proxy does.
+      this.pending.push({ kind: 'describe', target: 'P', name: portalName, sawParams: false, injected: true });
+      out.push(new MessageWriter().bytes(Buffer.from('P')).cstring(portalName).finish('D'));
+    }
+    this.pending.push({ kind: 'execute', portal, result });
+    out.push(message.raw);
+  }
+
+  /** A portal bound earlier in the same pipeline (its BindComplete not yet seen). */
+  private pendingPortal(name: string): PortalState | undefined {
+    for (let i = this.pending.length - 1; i >= 0; i--) {
+      const p = this.pending[i]!;
+      if (p.kind === 'bind' && p.portal === name) return p.state;
+    }
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------- server -> client
+
+  private onServerData(chunk: Buffer) {
+    this.serverReader.push(chunk);
+    if (this.serverBusy) return;
+    this.serverBusy = true;
+    void this.drainServer().finally(() => (this.serverBusy = false));
+  }
+
+  private async drainServer() {
+    const out: Buffer[] = [];
+    const flush = () => {
+      if (out.length) this.client.write(out.length === 1 ? out[0]! : Buffer.concat(out));
+      out.length = 0;
+    };
+    try {
+      let t0 = nowNs();
+      let message: Message | undefined;
+      while ((message = this.serverReader.next())) {
+        if (this.phase === 'closed') return;
+        const wait = this.phase === 'auth' ? this.onAuthMessage(message, out) : this.onServerMessage(message, out);
+        if (wait) {
+          this.deps.metrics.addedLatency.observe(Number(nowNs() - t0) / 1e9);
+          flush();
+          this.server?.pause();
+          await wait;
+          this.server?.resume();
+          t0 = nowNs();
+        }
+        if (out.length > 64) flush();
+      }
+      this.deps.metrics.addedLatency.observe(Number(nowNs() - t0) / 1e9);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, session_id: this.id }, 'server protocol error');
+      flush();
+      this.fatal('08P01', `proxy error: ${(error as Error).message}`);
+      return;
+    }
+    flush();
+  }
+
+  private onAuthMessage(message: Message, out: Buffer[]): Promise<void> | void {
+    switch (message.type) {
+      case 'R': {
+        const code = message.body.readInt32BE(0);
+        if (code === 0) {
+          this.loggedIn = true;
+          this.record('user.login_success', { authentication: 'ok' });
+          this.record('database.connection', {});
+        } else if (code === 10) {
+          // SASL: channel binding cannot survive a proxy (the TLS sessions differ on each side), so
+          // SCRAM-SHA-256-PLUS is not offered to the client.
+          const mechanisms = message.body.toString('utf8', 4).split('\0').filter((m) => m && m !== 'SCRAM-SHA-256-PLUS');
+          const w = new MessageWriter().int32(10);
+          for (const m of mechanisms) w.cstring(m);
+          out.push(w.cstring('').finish('R'));
+          return;
+        }
+        out.push(message.raw);
+        return;
+      }
+      case 'K':
+        this.serverKey = { pid: message.body.readInt32BE(0), secret: Buffer.from(message.body.subarray(4)) };
+        this.deps.registerCancelKey(this);
+        out.push(backendKeyData(this.proxyPid, this.proxySecret));
+        return;
+      case 'E': {
+        const fields = decodeFields(message.body);
+        this.record('user.login_failed', { error: { code: fields.C, message: fields.M } }, 'warning');
+        out.push(message.raw);
+        return;
+      }
+      case 'Z':
+        this.phase = 'ready';
+        this.txStatus = String.fromCharCode(message.body[0]!);
+        out.push(message.raw);
+        return;
+      default:
+        out.push(message.raw);
+    }
+  }
+
+  private onServerMessage(message: Message, out: Buffer[]): Promise<void> | void {
+    const head = this.pending[0];
+    switch (message.type) {
+      case 'N':
+      case 'A':
+      case 'S':
+        out.push(message.raw);
+        return;
+      case '1':
+        this.pending.shift();
+        out.push(message.raw);
+        return;
+      case '2': {
+        const p = this.pending.shift();
+        if (p?.kind === 'bind') this.portals.set(p.portal, p.state);
+        out.push(message.raw);
+        return;
+      }
+      case '3':
+        this.pending.shift();
+        out.push(message.raw);
+        return;
+      case 't':
+        if (head?.kind === 'describe') head.sawParams = true;
+        out.push(message.raw);
+        return;
+      case 'n':
+        if (head?.kind === 'describe') {
+          this.pending.shift();
+          if (head.injected) return;
+        }
+        out.push(message.raw);
+        return;
+      case 'T': {
+        const fields = decodeRowDescription(message.body);
+        if (head?.kind === 'describe') {
+          this.pending.shift();
+          if (head.target === 'S') {
+            const s = this.statements.get(head.name);
+            if (s) s.fields = fields;
+          } else {
+            const portal = this.portals.get(head.name) ?? this.pendingPortal(head.name);
+            if (portal) portal.fields = fields;
+          }
+          if (!head.injected) out.push(message.raw);
+          return;
+        }
+        if (head?.kind === 'query') {
+          const result = head.statements[head.index];
+          out.push(message.raw);
+          if (result) return this.preparePlan(result, fields);
+          return;
+        }
+        out.push(message.raw);
+        return;
+      }
+      case 'D': {
+        const result = this.currentResult(head);
+        if (head?.kind === 'execute' && !head.result.planned) {
+          head.result.planned = true;
+          const fields = head.portal?.fields ?? head.portal?.statement.fields;
+          const wait = fields ? this.preparePlan(head.result, fields) : undefined;
+          if (wait) return wait.then(() => this.onServerMessage(message, out));
+        }
+        if (result) {
+          result.rows++;
+          if (result.plan) {
+            const values = decodeDataRow(message.body);
+            const masked = maskRow(values, result.plan);
+            if (masked) {
+              result.maskedValues += masked;
+              out.push(encodeDataRow(values));
+              return;
+            }
+          }
+        }
+        out.push(message.raw);
+        return;
+      }
+      case 'C':
+      case 'I':
+      case 's': {
+        const tag = message.type === 'C' ? message.body.toString('utf8', 0, message.body.length - 1) : undefined;
+        if (head?.kind === 'execute') {
+          this.pending.shift();
+          this.finish(head.result, { tag, suspended: message.type === 's' });
+        } else if (head?.kind === 'query') {
+          const result = head.statements[head.index];
+          if (result) this.finish(result, { tag });
+          head.index++;
+        }
+        out.push(message.raw);
+        return;
+      }
+      case 'E': {
+        const fields = decodeFields(message.body);
+        if (head?.kind === 'query') {
+          const result = head.statements[head.index];
+          if (head.blocked) {
+            out.push(errorResponse({ code: '42501', message: head.blocked.message, detail: this.blockDetail(head.blocked) }));
+            for (const r of head.statements) this.finish(r, { blocked: head.blocked, error: { code: '42501', message: head.blocked.message } });
+            head.index = head.statements.length;
+            return;
+          }
+          if (result) this.finish(result, { error: { code: fields.C ?? '', message: fields.M ?? '' } });
+          for (const r of head.statements.slice(head.index + 1)) this.finish(r, { error: { code: '', message: 'not executed: an earlier statement of the string failed' } });
+          head.index = head.statements.length;
+          out.push(message.raw);
+          return;
+        }
+        // Extended protocol: the failed request, and the server skips every message up to Sync.
+        const failed = this.pending.shift();
+        let replaced = false;
+        if (failed?.kind === 'parse' && failed.blocked) {
+          out.push(errorResponse({ code: '42501', message: failed.blocked.message, detail: this.blockDetail(failed.blocked) }));
+          this.statements.delete(failed.statementName);
+          if (failed.result) this.finish(failed.result, { blocked: failed.blocked, error: { code: '42501', message: failed.blocked.message } });
+          replaced = true;
+        } else if (failed?.kind === 'execute') {
+          const blocked = failed.result.blocked;
+          if (blocked) {
+            out.push(errorResponse({ code: '42501', message: blocked.message, detail: this.blockDetail(blocked) }));
+            this.statements.delete('');
+            replaced = true;
+          }
+          this.finish(failed.result, { blocked, error: blocked ? { code: '42501', message: blocked.message } : { code: fields.C ?? '', message: fields.M ?? '' } });
+        } else if (failed?.kind === 'parse') {
+          this.finish({ text: failed.state.text, startedAt: nowNs(), maskedValues: 0, rows: 0 }, { error: { code: fields.C ?? '', message: fields.M ?? '' } });
+        }
+        while (this.pending.length && this.pending[0]!.kind !== 'sync') {
+          const skipped = this.pending.shift()!;
+          if (skipped.kind === 'execute' && skipped.result.blocked) this.finish(skipped.result, { blocked: skipped.result.blocked, error: { code: '42501', message: skipped.result.blocked.message } });
+        }
+        if (!replaced) out.push(message.raw);
+        return;
+      }
+      case 'Z': {
+        this.txStatus = String.fromCharCode(message.body[0]!);
+        const p = this.pending.shift();
+        if (p?.kind === 'query') for (const r of p.statements.slice(p.index)) this.finish(r, {});
+        out.push(message.raw);
+        return;
+      }
+      case 'V':
+        out.push(message.raw);
+        return;
+      default:
+        // CopyInResponse, CopyOutResponse, CopyBothResponse, CopyData, CopyDone, ...
+        if (message.type === 'd') {
+          const result = this.currentResult(head);
+          if (result) result.rows++;
+        }
+        out.push(message.raw);
+    }
+  }
+
+  private currentResult(head: Pending | undefined): ResultState | undefined {
+    if (head?.kind === 'query') return head.statements[head.index];
+    if (head?.kind === 'execute') return head.result;
+    return undefined;
+  }
+
+  /** Before the rows of an Execute: the portal's row description decides the masks. */
+  private preparePlan(result: ResultState, fields: ReturnType<typeof decodeRowDescription>): Promise<void> | void {
+    this.refreshMaskRules();
+    if (!this.maskRules.length) return;
+    const info = result.info ?? this.analyze(result.text)?.[0];
+    result.info = info;
+    const computed = info ? computedRule(this.maskRules, info.computedColumnRefs, info.objects) : undefined;
+    const oids = [...new Set(fields.filter((f) => f.tableOid !== 0).map((f) => f.tableOid))];
+    const finish = (tables: Map<number, import('../masking/masking').TableNames | null>) => {
+      result.plan = planMasks(fields, this.maskRules, tables, computed);
+      if (result.plan?.some((m) => m?.rule.shadow)) result.shadowMask = result.plan.filter((m) => m?.rule.shadow).map((m) => m!.column);
+    };
+    if (!oids.length) return finish(new Map());
+    return this.deps.catalog.tables(this.databaseName, oids).then(finish, (error) => {
+      // Unknown columns cannot be judged: withhold every value rather than leak one.
+      this.deps.logger.error({ err: error, session_id: this.id }, 'catalog lookup failed; masking every column of this result');
+      const rule = this.maskRules.find((r) => !r.shadow) ?? this.maskRules[0]!;
+      result.plan = fields.map((f) => ({ rule: { ...rule, method: 'null' as const }, column: f.name, textual: false }));
+    });
+  }
+
+  // ---------------------------------------------------------------- capture
+
+  private blockDetail(block: NonNullable<Decision['block']>): string {
+    return block.policyId ? `Vigil policy ${block.policyName} (${block.policyId})` : 'Vigil audit proxy';
+  }
+
+  private enforcementDetails(decision: Decision | undefined): Record<string, unknown> {
+    if (!decision) return {};
+    const out: Record<string, unknown> = {};
+    if (decision.block) out.enforcement = { action: 'blocked', policy_id: decision.block.policyId || null, policy_name: decision.block.policyName, message: decision.block.message };
+    if (decision.wouldBlock.length) out.shadow = { would_block: decision.wouldBlock.map((e) => ({ policy_id: e.policy_id, policy_name: e.policy_name, matched_conditions: e.matched_conditions })) };
+    return out;
+  }
+
+  private finish(result: ResultState, outcome: { tag?: string; suspended?: boolean; error?: { code: string; message: string }; blocked?: Decision['block'] }) {
+    if ((result as { done?: boolean }).done) return;
+    (result as { done?: boolean }).done = true;
+    this.deps.metrics.statements.inc({ outcome: outcome.blocked ? 'blocked' : outcome.error ? 'error' : 'ok' });
+    const info = result.info ?? (result.text ? this.analyze(result.text)?.[0] : undefined);
+    if (info?.ddl) this.deps.catalog.invalidate(this.databaseName);
+    const durationMs = Number(nowNs() - result.startedAt) / 1e6;
+    const rows = outcome.tag ? (rowsOfTag(outcome.tag) ?? result.rows) : result.rows;
+    const details: Record<string, unknown> = {
+      query: result.text.slice(0, 262_144),
+      statement_type: info?.type ?? null,
+      objects: info?.objects ?? [],
+      object: info?.objects[0] ?? null,
+      rows_affected: rows,
+      duration_ms: Math.round(durationMs),
+      duration_us: Math.round(durationMs * 1000),
+      ...(outcome.tag ? { command_tag: outcome.tag } : {}),
+      ...(outcome.suspended ? { portal_suspended: true } : {}),
+      ...(outcome.error ? { error: outcome.error } : {}),
+      ...(outcome.blocked ? { blocked: true } : {}),
+      ...this.enforcementDetails(result.decision),
+    };
+    if (result.params) {
+      details.parameter_count = result.params.length;
+      if (this.deps.config.captureParameters) details.parameters = result.params.map((p) => (p === null ? null : p.toString('utf8')));
+    }
+    if (result.maskedValues) {
+      this.deps.metrics.masked.inc(result.maskedValues);
+      details.masked_values = result.maskedValues;
+    }
+    this.record('database.query', details, outcome.error && !outcome.blocked ? 'warning' : undefined);
+    if (result.plan) {
+      const enforced = result.plan.filter((m): m is ColumnMask => !!m && !m.rule.shadow);
+      const shadow = result.plan.filter((m): m is ColumnMask => !!m && m.rule.shadow);
+      this.record('data.sensitive_access', {
+        query: result.text.slice(0, 262_144),
+        columns: [...new Set([...enforced, ...shadow].map((m) => m.column))],
+        masked: enforced.length > 0,
+        masking: [...enforced, ...shadow].map((m) => ({ column: m.column, policy_id: m.rule.policyId, rule: m.rule.rule, method: m.rule.method, shadow: m.rule.shadow })),
+        ...(shadow.length ? { shadow: { would_mask: [...new Set(shadow.map((m) => m.column))] } } : {}),
+        rows_affected: rows,
+      });
+    }
+  }
+
+  private record(type: AuditEventType, details: Record<string, unknown>, severity?: 'info' | 'warning' | 'critical') {
+    if (!this.identity) return;
+    this.deps.capture.add({
+      id: `pgp_${randomUUID()}`,
+      type,
+      database_id: this.identity.databaseId,
+      timestamp: new Date().toISOString(),
+      ...(severity ? { severity } : {}),
+      details: {
+        user: this.identity.user,
+        source_ip: this.identity.sourceIp,
+        session_id: this.id,
+        ...(this.identity.application ? { client_application: this.identity.application } : {}),
+        database_name: this.databaseName,
+        db_type: 'postgresql',
+        host: this.deps.config.upstreamHost,
+        port: this.deps.config.upstreamPort,
+        tls: this.clientTls,
+        proxy_instance: this.deps.instance,
+        ...details,
+      } as Record<string, unknown>,
+    });
+  }
+
+  // ---------------------------------------------------------------- end
+
+  private fatal(code: string, message: string) {
+    if (this.phase === 'closed') return;
+    if (!this.client.destroyed) this.client.end(errorResponse({ severity: 'FATAL', code, message }));
+    this.close();
+  }
+
+  /** Ends the session for shutdown: the client is told why. */
+  terminate() {
+    this.fatal('57P01', 'terminating connection: the Vigil proxy is shutting down');
+  }
+
+  close() {
+    if (this.phase === 'closed') return;
+    const wasOpen = this.phase === 'ready' || this.phase === 'auth';
+    this.phase = 'closed';
+    if (!this.client.destroyed) this.client.end();
+    if (this.server && !this.server.destroyed) this.server.end();
+    this.deps.unregister(this);
+    if (this.server) this.deps.metrics.sessions.dec();
+    if (wasOpen && this.loggedIn) {
+      this.record('database.disconnect', { session_duration_ms: Date.now() - this.started, statements: this.statementsCount });
+    }
+    this.closedResolve();
+  }
+}

@@ -1,0 +1,174 @@
+import { loadModule, parseSync } from 'libpg-query';
+
+/**
+ * Statements as PostgreSQL's own parser sees them (libpg-query: the server's parser compiled to
+ * WebAssembly, so no native build). Results are cached by text: prepared statements and ORMs
+ * repeat the same texts, and parsing costs tens of microseconds.
+ */
+export interface StatementInfo {
+  /** The statement's own text within the string sent. */
+  text: string;
+  /** e.g. SELECT, INSERT, UPDATE, CREATE TABLE, DROP TABLE, BEGIN, COPY. */
+  type: string;
+  /** Relations named by the statement, `schema.name` when qualified. */
+  objects: string[];
+  /** COPY ... TO (results leave as CopyData, outside RowDescription/DataRow). */
+  copyTo: boolean;
+  /** Lowercase column names used inside computed output expressions (not plain column references). */
+  computedColumnRefs: string[];
+  /** DDL: changes what table OIDs and column numbers mean. */
+  ddl: boolean;
+  /** The statement's parse tree node. */
+  node: Record<string, unknown>;
+}
+
+export interface AnalyzedText {
+  /** null: the text does not parse (the server will answer the syntax error itself). */
+  statements: StatementInfo[] | null;
+}
+
+let loaded: Promise<void> | undefined;
+
+/** Loads the WebAssembly parser once per process; call before the first analysis. */
+export function loadSqlParser(): Promise<void> {
+  return (loaded ??= loadModule());
+}
+
+const TRANSACTION_KINDS: Record<string, string> = {
+  TRANS_STMT_BEGIN: 'BEGIN',
+  TRANS_STMT_START: 'BEGIN',
+  TRANS_STMT_COMMIT: 'COMMIT',
+  TRANS_STMT_ROLLBACK: 'ROLLBACK',
+  TRANS_STMT_SAVEPOINT: 'SAVEPOINT',
+  TRANS_STMT_RELEASE: 'RELEASE',
+  TRANS_STMT_ROLLBACK_TO: 'ROLLBACK TO',
+  TRANS_STMT_PREPARE: 'PREPARE TRANSACTION',
+  TRANS_STMT_COMMIT_PREPARED: 'COMMIT PREPARED',
+  TRANS_STMT_ROLLBACK_PREPARED: 'ROLLBACK PREPARED',
+};
+
+const DDL_PREFIXES = ['CREATE', 'ALTER', 'DROP', 'RENAME', 'TRUNCATE', 'COMMENT'];
+
+function words(name: string): string {
+  return name
+    .replace(/Stmt$/, '')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toUpperCase();
+}
+
+function statementType(key: string, node: Record<string, any>): string {
+  if (key === 'TransactionStmt') return TRANSACTION_KINDS[node.kind] ?? 'TRANSACTION';
+  if (key === 'DropStmt' && typeof node.removeType === 'string') return `DROP ${node.removeType.replace(/^OBJECT_/, '').replace(/_/g, ' ')}`;
+  if (key === 'CreateStmt') return 'CREATE TABLE';
+  if (key === 'VariableSetStmt') return 'SET';
+  if (key === 'VariableShowStmt') return 'SHOW';
+  if (key === 'RenameStmt') return 'RENAME';
+  if (key === 'CopyStmt') return 'COPY';
+  if (key === 'ExplainStmt') return 'EXPLAIN';
+  return words(key);
+}
+
+function walk(node: unknown, visit: (key: string, value: Record<string, any>) => void): void {
+  if (Array.isArray(node)) {
+    for (const item of node) walk(item, visit);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+    if (value && typeof value === 'object' && !Array.isArray(value)) visit(key, value as Record<string, any>);
+    walk(value, visit);
+  }
+}
+
+function objectsOf(node: unknown): string[] {
+  const seen = new Set<string>();
+  // Relations appear as RangeVar nodes, or unwrapped under `relation` (INSERT, UPDATE, DELETE, COPY, ...).
+  walk(node, (_key, value) => {
+    if (typeof value.relname === 'string') seen.add(value.schemaname ? `${value.schemaname}.${value.relname}` : value.relname);
+  });
+  return [...seen];
+}
+
+function columnRefNames(node: unknown): string[] {
+  const names: string[] = [];
+  walk(node, (key, value) => {
+    if (key !== 'ColumnRef' || !Array.isArray(value.fields)) return;
+    const last = value.fields[value.fields.length - 1];
+    if (last?.String?.sval) names.push(String(last.String.sval).toLowerCase());
+  });
+  return names;
+}
+
+/** Column names referenced inside output expressions of every SELECT in the tree (not bare column references). */
+function computedRefs(node: unknown): string[] {
+  const out = new Set<string>();
+  walk(node, (key, value) => {
+    if (key !== 'SelectStmt' || !Array.isArray(value.targetList)) return;
+    for (const target of value.targetList) {
+      const val = target?.ResTarget?.val;
+      if (!val || val.ColumnRef) continue;
+      for (const name of columnRefNames(val)) out.add(name);
+    }
+  });
+  return [...out];
+}
+
+function analyze(text: string): AnalyzedText {
+  let result: { stmts?: { stmt: Record<string, unknown>; stmt_location?: number; stmt_len?: number }[] };
+  try {
+    result = parseSync(text) as typeof result;
+  } catch {
+    return { statements: null };
+  }
+  const bytes = Buffer.from(text, 'utf8');
+  const statements = (result.stmts ?? []).map((raw) => {
+    const [key, value] = Object.entries(raw.stmt)[0] as [string, Record<string, any>];
+    // Locations are byte offsets into the UTF-8 text; a length of 0 means "to the end".
+    const start = raw.stmt_location ?? 0;
+    const end = raw.stmt_len ? start + raw.stmt_len : bytes.length;
+    const own = bytes.toString('utf8', start, end).trim();
+    const type = statementType(key, value);
+    return {
+      text: own,
+      type,
+      objects: objectsOf(value),
+      copyTo: key === 'CopyStmt' && !value.is_from,
+      computedColumnRefs: computedRefs(value),
+      ddl: DDL_PREFIXES.some((p) => type.startsWith(p)),
+      node: raw.stmt,
+    };
+  });
+  return { statements };
+}
+
+/** A small LRU over analyses, by exact text. */
+export class SqlAnalyzer {
+  private readonly cache = new Map<string, AnalyzedText>();
+
+  constructor(private readonly capacity = 2000) {}
+
+  analyze(text: string): AnalyzedText {
+    const hit = this.cache.get(text);
+    if (hit) {
+      this.cache.delete(text);
+      this.cache.set(text, hit);
+      return hit;
+    }
+    const out = text.length > 1_000_000 ? { statements: null } : analyze(text);
+    if (text.length <= 16_384) {
+      this.cache.set(text, out);
+      if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value as string);
+    }
+    return out;
+  }
+}
+
+/**
+ * Whether a text may hold more than one statement: a `;` followed by anything but blanks. Cheap;
+ * only such texts need the parser on the hot path (every other text is one statement).
+ */
+export function mayHoldSeveralStatements(text: string): boolean {
+  const i = text.indexOf(';');
+  if (i < 0) return false;
+  return /\S/.test(text.slice(i + 1).replace(/;/g, ''));
+}

@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type AuditRecord, type PolicySnapshot, Topics } from '@vigil/contracts';
+import { MemoryBus } from '@vigil/messaging';
+import { createLogger, createMetricsRegistry } from '@vigil/platform';
+import { testServerUrl } from '@vigil/testing';
+import { CaptureBuffer, type RecordSink } from '../capture/capture-buffer';
+import { Enforcer } from '../enforcement/enforcer';
+import { Catalog } from '../masking/catalog';
+import { PolicyStore } from '../policies/policy-store';
+import { createProxyMetrics } from '../proxy/proxy.metrics';
+import { ProxyServer } from '../proxy/proxy.server';
+import type { ProxyConfigView } from '../proxy/session';
+import { defaultDatabaseId } from '../proxy/proxy.service';
+import { loadSqlParser, SqlAnalyzer } from '../sql/sql-analyzer';
+
+export interface TestProxy {
+  port: number;
+  store: PolicyStore;
+  records: AuditRecord[];
+  server: ProxyServer;
+  capture: CaptureBuffer;
+  /** A connection string through the proxy to a database of the test server. */
+  url(database: string, user?: string): string;
+  close(): Promise<void>;
+}
+
+let version = 0;
+
+/** A policy snapshot as policy.events.v1 carries it. */
+export function snapshot(partial: Pick<PolicySnapshot, 'type' | 'databases' | 'config'> & Partial<PolicySnapshot>): PolicySnapshot {
+  const now = new Date().toISOString();
+  return {
+    id: `pol_${Math.random().toString(36).slice(2, 12)}`,
+    name: `policy ${++version}`,
+    enabled: true,
+    description: '',
+    version: 1,
+    created_at: now,
+    updated_at: now,
+    deleted: false,
+    ...partial,
+  };
+}
+
+/**
+ * The proxy's real parts (sessions, enforcement with the shared engine, catalog, capture buffer)
+ * in this process, in front of the test PostgreSQL server, publishing on a real in-process bus
+ * whose audit.ingest the test reads. Policies are applied as snapshots, as the bus would deliver them.
+ */
+export async function startTestProxy(options: { config?: Partial<ProxyConfigView>; shadow?: string[]; sink?: RecordSink; spillDir?: string; maxRecords?: number; maxSpillBytes?: number; failMode?: 'open' | 'closed' } = {}): Promise<TestProxy> {
+  await loadSqlParser();
+  const upstream = new URL(testServerUrl());
+  const bus = new MemoryBus();
+  const records: AuditRecord[] = [];
+  await bus.subscribe({ groupId: 'test-reader', topics: [Topics.auditIngest], handler: async (messages) => void records.push(...messages.map((m) => JSON.parse(m.value) as AuditRecord)) });
+  const logger = createLogger('pg-proxy', process.env.TEST_LOG_LEVEL ?? 'silent');
+  const store = new PolicyStore();
+  const spillDir = options.spillDir ?? mkdtempSync(join(tmpdir(), 'pg-proxy-spill-'));
+  const capture = new CaptureBuffer({
+    sink: options.sink ?? bus,
+    logger,
+    maxRecords: options.maxRecords ?? 10_000,
+    spillDir,
+    maxSpillBytes: options.maxSpillBytes ?? 10_000_000,
+    publishTimeoutMs: 2000,
+    failMode: () => options.failMode ?? 'open',
+  });
+  capture.start();
+  const metrics = createProxyMetrics(createMetricsRegistry('pg-proxy'), () => capture.depth);
+  const config: ProxyConfigView = {
+    upstreamHost: upstream.hostname,
+    upstreamPort: Number(upstream.port || 5432),
+    upstreamTls: 'disable',
+    tlsMode: 'disabled',
+    captureParameters: false,
+    maskComputed: 'mask',
+    databaseId: defaultDatabaseId,
+    ...options.config,
+  };
+  const catalog = new Catalog({ host: config.upstreamHost, port: config.upstreamPort, user: decodeURIComponent(upstream.username || 'postgres'), password: decodeURIComponent(upstream.password) || undefined });
+  const server = new ProxyServer({
+    host: '127.0.0.1',
+    port: 0,
+    config,
+    enforcer: new Enforcer(store, options.shadow ?? []),
+    analyzer: new SqlAnalyzer(),
+    catalog,
+    capture,
+    metrics,
+    logger,
+    policiesReady: async () => true,
+  });
+  await server.listen();
+  const port = server.address.port;
+  return {
+    port,
+    store,
+    records,
+    server,
+    capture,
+    url: (database, user) => {
+      const u = new URL(testServerUrl());
+      u.host = `127.0.0.1:${port}`;
+      u.pathname = `/${database}`;
+      if (user) {
+        u.username = user;
+        u.password = '';
+      }
+      return u.toString();
+    },
+    close: async () => {
+      await server.stop(0);
+      await capture.stop(2000);
+      await catalog.close();
+      await bus.close();
+      if (!options.spillDir) rmSync(spillDir, { recursive: true, force: true });
+    },
+  };
+}
