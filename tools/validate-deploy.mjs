@@ -149,7 +149,7 @@ function describeDefault(field) {
   const parsed = field.parse(undefined);
   if (!parsed.ok) return 'required';
   if (parsed.value === undefined) return 'unset';
-  if (parsed.value === '') return 'empty';
+  if (parsed.value === '' || (Array.isArray(parsed.value) && parsed.value.length === 0)) return 'empty';
   return Array.isArray(parsed.value) ? parsed.value.join(',') : String(parsed.value);
 }
 
