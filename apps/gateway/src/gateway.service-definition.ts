@@ -1,6 +1,8 @@
 import type { ConfigOf, ServiceConfigBase, ServiceDefinition } from '@vigil/platform';
 import { gatewayConfigSpec } from './config/gateway.config';
 import { GatewayModule } from './gateway.module';
+import { setupOpenApi } from './openapi/openapi.document';
+import { version } from '../../../package.json';
 
 export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec> & ServiceConfigBase;
 
@@ -10,4 +12,7 @@ export const gatewayService: ServiceDefinition<typeof gatewayConfigSpec> = {
   defaultPort: 3000,
   usesDatabase: false,
   rootModule: (context) => GatewayModule.forRoot(context),
+  configure: (app) => {
+    setupOpenApi(app, version);
+  },
 };

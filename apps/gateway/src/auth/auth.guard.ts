@@ -1,4 +1,5 @@
-import { type CanActivate, type ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { applyDecorators, type CanActivate, type ExecutionContext, Inject, Injectable, SetMetadata } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtension } from '@nestjs/swagger';
 import { Reflector } from '@nestjs/core';
 import { CommonErrorCode, DomainException, IS_PUBLIC } from '@vigil/platform';
 import type { Request, Response } from 'express';
@@ -8,7 +9,9 @@ import { Authenticator, unauthorized } from './authenticator';
 import { type Principal, SCOPES_KEY } from './principal';
 
 /** The scope an endpoint needs (spec + decisions.md). `admin` grants every scope. */
-export const RequireScope = (scope: string) => SetMetadata(SCOPES_KEY, scope);
+export const RequireScope = (scope: string) =>
+  // The OpenAPI document states the scope from the same declaration the guard enforces.
+  applyDecorators(SetMetadata(SCOPES_KEY, scope), ApiBearerAuth(), ApiExtension('x-required-scope', scope));
 
 export function hasScope(principal: Principal, needed: string): boolean {
   return principal.scopes.includes('admin') || principal.scopes.includes(needed);

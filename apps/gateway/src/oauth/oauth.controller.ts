@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Body, Controller, Get, Headers, HttpCode, Inject, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   type AuthorizeBeginRequest,
   type AuthorizeCompleteOutcome,
@@ -154,7 +154,15 @@ export class OAuthController {
 
   @Public()
   @Post('oauth/authorize')
-  @ApiExcludeEndpoint()
+  @ApiOperation({
+    summary: 'Consent form submission of the authorization endpoint',
+    description:
+      'The target of the login-and-consent page (form-encoded, with the page\'s CSRF token, double-submit checked against its cookie). ' +
+      'Answers with the redirect to the client carrying the code, or the page again with an error. Browsers only; not for API clients.',
+  })
+  @ApiResponse({ status: 302, description: 'Redirect to the registered redirect URI with `code` and `state` (or an OAuth error)' })
+  @ApiResponse({ status: 200, description: 'The login-and-consent page again, with an error message', content: { 'text/html': {} } })
+  @ApiResponse({ status: 400, description: 'Invalid or expired form (bad CSRF token, unknown request)' })
   async consent(@Req() req: Request, @Body() body: Record<string, unknown>, @Res() res: Response) {
     const csrf = str(body?.csrf_token);
     // Double submit: the form's token must match the cookie set with the page, and auth checks it

@@ -1,4 +1,9 @@
-/** A small HTTP client for end-to-end tests: JSON in, status + headers + parsed body out. */
+import { validatorFor } from './openapi-validator';
+
+/**
+ * A small HTTP client for end-to-end tests: JSON in, status + headers + parsed body out. Every
+ * response is checked against the gateway's OpenAPI document; a disagreement fails the test.
+ */
 export async function http(
   base: string,
   method: string,
@@ -19,6 +24,14 @@ export async function http(
     body = text ? JSON.parse(text) : undefined;
   } catch {
     /* not JSON */
+  }
+  const validator = await validatorFor(base);
+  const problems = validator?.check(method, path, response.status, response.headers.get('content-type'), body) ?? [];
+  if (problems.length) {
+    throw new Error(
+      `The response disagrees with the OpenAPI document (fix the @nestjs/swagger decorators or the code):\n  ${problems.join('\n  ')}\n` +
+        `  body: ${JSON.stringify(body)?.slice(0, 500)}`,
+    );
   }
   return { status: response.status, headers: response.headers, body };
 }

@@ -70,6 +70,7 @@ export async function startService<S extends ConfigSpec>(
     );
     await app.startAllMicroservices();
   }
+  await definition.configure?.(app, context);
   await app.listen(config.PORT, config.HOST);
   const server = app.getHttpServer() as Server;
   const address = server.address();

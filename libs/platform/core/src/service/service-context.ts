@@ -1,3 +1,4 @@
+import type { INestApplication } from '@nestjs/common';
 import type { Registry } from 'prom-client';
 import type { CommonConfig, ConfigOf, ConfigSpec, DatabaseConfig } from '../config/config';
 import type { Logger } from '../logging/logger';
@@ -39,4 +40,6 @@ export interface ServiceDefinition<S extends ConfigSpec = ConfigSpec> {
   usesDatabase: boolean;
   /** The root module, built from the validated configuration. */
   rootModule(context: ServiceContext<ConfigOf<S>>): unknown;
+  /** Last step before listening, once every route exists (e.g. the gateway's OpenAPI document). */
+  configure?(app: INestApplication, context: ServiceContext<ConfigOf<S>>): void | Promise<void>;
 }
