@@ -242,7 +242,7 @@ export class PolicyListItemDto {
 
 export class PolicyDto extends PolicyListItemDto {
   @ApiProperty(configSchema) config!: Record<string, unknown>;
-  @ApiProperty({ format: 'date-time', nullable: true }) last_violation_at!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) last_violation_at!: string | null;
 }
 
 export class PaginationDto {
@@ -289,10 +289,10 @@ export class ViolationDto {
   @ApiProperty({ example: 'vio_01j9...' }) id!: string;
   @ApiProperty() policy_id!: string;
   @ApiProperty({ format: 'date-time' }) timestamp!: string;
-  @ApiProperty({ nullable: true }) user!: string | null;
+  @ApiProperty({ type: String, nullable: true }) user!: string | null;
   @ApiProperty({ description: 'database id' }) database!: string;
-  @ApiProperty({ nullable: true }) source_ip!: string | null;
-  @ApiProperty({ nullable: true }) query!: string | null;
+  @ApiProperty({ type: String, nullable: true }) source_ip!: string | null;
+  @ApiProperty({ type: String, nullable: true }) query!: string | null;
   @ApiProperty({ type: [String], example: ['time_window', 'ip_restriction'] }) matched_conditions!: string[];
   @ApiProperty({ example: 'blocked', description: 'blocked or alerted' }) action_taken!: string;
   @ApiProperty({ enum: PolicySeverities }) severity!: string;
