@@ -11,14 +11,9 @@ import {
 } from '@vigil/contracts';
 import { newId, riskScore } from '@vigil/domain';
 import { OutboxWriter } from '@vigil/messaging';
-import { DomainException } from '@vigil/platform';
 import type { EngineEvent, PolicyEvaluation, PolicySeverity } from '@vigil/policy-engine';
 import type { EntityManager } from 'typeorm';
 import { PolicyCache } from './policy-cache';
-
-export enum EnforcementErrorCode {
-  PoliciesNotLoaded = 'policies_not_loaded',
-}
 
 /** Policy severities (five levels) onto the events catalog's three. */
 const EVENT_SEVERITY: Record<PolicySeverity, EventSeverity> = { critical: 'critical', high: 'warning', medium: 'warning', low: 'warning', info: 'info' };
@@ -62,7 +57,10 @@ export class EnforcementService {
   async enforce<E extends AuditEvent>(manager: EntityManager, events: E[]): Promise<E[]> {
     if (!events.length) return [];
     if (!(await this.cache.whenReady())) {
-      throw new DomainException(503, EnforcementErrorCode.PoliciesNotLoaded, 'Policies are not loaded yet; retry shortly.', undefined, { 'Retry-After': '2' });
+      // The policy service has not answered since start. Refusing would dead-letter or stall
+      // audit records (they matter more); enforce what the change stream has delivered so far
+      // and say so loudly (docs/policies.md#enforcement).
+      this.cache.reportDegraded();
     }
     const derived: E[] = [];
     const violations: EventEnvelope<PolicyViolationRecorded>[] = [];

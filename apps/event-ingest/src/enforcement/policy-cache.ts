@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { type PolicySnapshot, type PolicySnapshotsResponse, policyChangedValidator, RpcPatterns, Topics } from '@vigil/contracts';
 import { type IncomingMessage, MESSAGE_BUS, type MessageBus, type Subscription } from '@vigil/messaging';
-import { CONFIG, LOGGER, type Logger, Readiness, RpcClient } from '@vigil/platform';
+import { CONFIG, LOGGER, type Logger, RpcClient } from '@vigil/platform';
 import { PolicyEngine } from '@vigil/policy-engine';
 import type { enforcementConfigSpec } from './enforcement.config';
 import type { ConfigOf } from '@vigil/platform';
@@ -33,12 +33,10 @@ export class PolicyCache implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(CONFIG) private readonly config: EnforcementConfig,
     @Inject(LOGGER) logger: Logger,
-    @Inject(Readiness) readiness: Readiness,
   ) {
     this.logger = logger.child({ component: 'policy-cache' });
     this.rpc = new RpcClient('policy', config.POLICY_RPC_ADDRESS, 5_000);
     this.ready = new Promise((resolve) => (this.markReady = resolve));
-    readiness.register('policies', async () => this.loaded);
   }
 
   async onApplicationBootstrap() {
@@ -56,9 +54,22 @@ export class PolicyCache implements OnApplicationBootstrap, OnModuleDestroy {
     await this.rpc.close();
   }
 
+  private lastDegradedLog = 0;
+  private waitedOnce = false;
+
+  /** Ingestion proceeds without the full state: logged at most every 10 s. */
+  reportDegraded() {
+    if (Date.now() - this.lastDegradedLog < 10_000) return;
+    this.lastDegradedLog = Date.now();
+    this.logger.error({ enabled: this.engine.enabledCount }, 'policies not loaded from the policy service; enforcing only the changes received since start');
+  }
+
   /** Resolves once the full state is loaded; false if that does not happen within the timeout. */
   async whenReady(timeoutMs = this.config.ENFORCEMENT_READY_TIMEOUT_MS): Promise<boolean> {
     if (this.loaded) return true;
+    // Wait once, at start; afterwards an instance still without the state does not slow every batch.
+    if (this.waitedOnce) return false;
+    this.waitedOnce = true;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
     const result = await Promise.race([this.ready.then(() => true as const), timeout]);
