@@ -56,7 +56,9 @@ describe('OpenAPI document', () => {
           expect({ label, scope: typeof operation['x-required-scope'] }).toEqual({ label, scope: 'string' });
           expect({ label, has401: Boolean(operation.responses['401']), has403: Boolean(operation.responses['403']) }).toEqual({ label, has401: true, has403: true });
         }
-        expect({ label, has429: operation.responses['429']?.content?.['application/problem+json'] !== undefined }).toEqual({ label, has429: true });
+        // /oauth/* answers errors in the RFC 6749 form, everything else as problem documents.
+        const errorMediaType = path.startsWith('/oauth/') ? 'application/json' : 'application/problem+json';
+        expect({ label, has429: operation.responses['429']?.content?.[errorMediaType] !== undefined }).toEqual({ label, has429: true });
       }
     }
   });

@@ -30,6 +30,19 @@ const problem = (description: string, headers?: Json) => ({
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDocument' } } },
 });
 
+const OAUTH_ERROR_SCHEMA = {
+  type: 'object',
+  description: 'OAuth 2.0 error response (RFC 6749 section 5.2)',
+  required: ['error'],
+  properties: { error: { type: 'string' }, error_description: { type: 'string' }, error_uri: { type: 'string' } },
+};
+
+const oauthError = (description: string, headers?: Json) => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/OAuthError' } } },
+});
+
 const RATE_HEADERS = {
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
   RateLimit: { description: 'Remaining quota (IETF RateLimit header fields)', schema: { type: 'string' } },
@@ -50,6 +63,23 @@ function commonResponses(secured: boolean, hasInput: boolean): Json {
     503: problem('A service behind the gateway is unavailable', { 'Retry-After': RATE_HEADERS['Retry-After'] }),
     504: problem('A service behind the gateway did not answer in time', { 'Retry-After': RATE_HEADERS['Retry-After'] }),
   };
+}
+
+/**
+ * The /oauth endpoints answer errors in the RFC 6749 form (decisions.md), `application/json`; the
+ * authorization endpoint shows its non-redirectable errors to the browser as an HTML page.
+ */
+function oauthErrors(method: string, path: string, responses: Json): void {
+  const schema = {
+    type: 'object',
+    required: ['error'],
+    properties: { error: { type: 'string', description: 'RFC 6749 error code, e.g. `invalid_grant`' }, error_description: { type: 'string' } },
+  };
+  for (const [status, response] of Object.entries<Json>(responses)) {
+    if (Number(status) < 400) continue;
+    response.content =
+      method === 'get' && path === '/oauth/authorize' && status === '400' ? { 'text/html': { schema: { type: 'string' } } } : { 'application/json': { schema } };
+  }
 }
 
 /** OpenAPI 3.1 has no `nullable`: turn it into a `null` member of `type` (or of a `oneOf`). */
@@ -86,6 +116,7 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
   document.components ??= {};
   document.components.schemas ??= {};
   document.components.schemas.ProblemDocument = PROBLEM_SCHEMA;
+  document.components.schemas.OAuthError = OAUTH_ERROR_SCHEMA;
 
   for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
     for (const [method, operation] of Object.entries<Json>(item)) {
@@ -94,18 +125,24 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
       if (!scope) operation.security = [];
       const hasInput = Boolean(operation.requestBody) || (operation.parameters ?? []).length > 0;
       const common = commonResponses(Boolean(scope), hasInput);
+      // /oauth/* answers its own errors in the RFC 6749 form (decisions.md); /v1 in RFC 9457.
+      const oauth = path.startsWith('/oauth/');
       // An error response declared on an operation keeps its description; its body is always a
       // problem document (the filter guarantees it), with the common headers.
       for (const [status, response] of Object.entries<Json>(operation.responses ?? {})) {
         if (Number(status) < 400) continue;
+        if (oauth) {
+          if (!response.content) response.content = oauthError(response.description ?? '').content;
+          continue;
+        }
         const problemContent = problem(response.description ?? '').content;
         const declared = response.content?.['application/problem+json'] ?? response.content?.['application/json'];
         response.content = { 'application/problem+json': declared?.schema ? declared : problemContent['application/problem+json'] };
         if (!response.headers && common[status]?.headers) response.headers = common[status].headers;
       }
       operation.responses = { ...common, ...operation.responses };
+      if (path.startsWith('/oauth/')) oauthErrors(method, path, operation.responses);
       operation.responses = Object.fromEntries(Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)));
-      void path;
     }
   }
   toOpenApi31(document);
