@@ -85,6 +85,7 @@ export class ApiKeysController {
   @RequireScope('admin')
   @ApiOperation({ summary: 'Create an API key', description: 'The key value is in this response only; Vigil stores a hash of it.' })
   @ApiCreatedResponse({ type: CreatedApiKeyDto })
+  @ApiResponse({ status: 422, description: 'expires_at is not in the future' })
   create(@Body() body: CreateApiKeyDto, @Req() req: { user: Principal }): Promise<CreatedApiKeyResponse> {
     return this.rpc.auth.call<CreateApiKeyRequest, CreatedApiKeyResponse>(RpcPatterns.auth.apiKeysCreate, {
       name: body.name,

@@ -234,6 +234,7 @@ export class OAuthController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Token revocation (RFC 7009)', description: 'Refresh tokens revoke their whole session; access tokens are refused by every gateway.' })
   @ApiOkResponse({ description: 'Empty; also for unknown tokens' })
+  @ApiResponse({ status: 400, description: 'RFC 6749 error: invalid_request (not form-encoded, no token, two client authentication methods)' })
   @ApiResponse({ status: 401, description: 'invalid_client' })
   async revoke(@Req() req: Request, @Body() body: Record<string, unknown>, @Res() res: Response) {
     res.set(NO_STORE);
