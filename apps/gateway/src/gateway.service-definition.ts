@@ -1,8 +1,8 @@
+import { VIGIL_VERSION } from '@vigil/contracts';
 import type { ConfigOf, ServiceConfigBase, ServiceDefinition } from '@vigil/platform';
 import { gatewayConfigSpec } from './config/gateway.config';
 import { GatewayModule } from './gateway.module';
 import { setupOpenApi } from './openapi/openapi.document';
-import { version } from '../../../package.json';
 
 export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec> & ServiceConfigBase;
 
@@ -13,6 +13,6 @@ export const gatewayService: ServiceDefinition<typeof gatewayConfigSpec> = {
   usesDatabase: false,
   rootModule: (context) => GatewayModule.forRoot(context),
   configure: (app) => {
-    setupOpenApi(app, version);
+    setupOpenApi(app, VIGIL_VERSION);
   },
 };

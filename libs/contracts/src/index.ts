@@ -12,3 +12,4 @@ export * from './events/events-api';
 export * from './rpc/patterns';
 export * from './webhooks/webhooks';
 export * from './access/access';
+export * from './version';
