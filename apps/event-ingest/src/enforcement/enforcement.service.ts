@@ -11,6 +11,7 @@ import {
 } from '@vigil/contracts';
 import { newId, riskScore } from '@vigil/domain';
 import { OutboxWriter } from '@vigil/messaging';
+import { Counter, Registry } from '@vigil/platform';
 import type { EngineEvent, PolicyEvaluation, PolicySeverity } from '@vigil/policy-engine';
 import type { EntityManager } from 'typeorm';
 import { PolicyCache } from './policy-cache';
@@ -49,10 +50,20 @@ function toEngineEvent(event: AuditEvent): EngineEvent {
  */
 @Injectable()
 export class EnforcementService {
+  private readonly evaluations: Counter<'outcome'>;
+
   constructor(
     @Inject(PolicyCache) private readonly cache: PolicyCache,
     @Inject(OutboxWriter) private readonly outbox: OutboxWriter,
-  ) {}
+    @Inject(Registry) metrics: Registry,
+  ) {
+    this.evaluations = new Counter({
+      name: 'vigil_policy_evaluations_total',
+      help: 'Audit events evaluated against the enabled policies, by outcome (violation, match, none)',
+      labelNames: ['outcome'],
+      registers: [metrics],
+    });
+  }
 
   async enforce<E extends AuditEvent>(manager: EntityManager, events: E[]): Promise<E[]> {
     if (!events.length) return [];
@@ -67,7 +78,10 @@ export class EnforcementService {
     const alerts: EventEnvelope<AlertRequest>[] = [];
     for (const event of events) {
       if (DERIVED_TYPES.has(event.type)) continue;
-      for (const evaluation of this.cache.engine.evaluate(toEngineEvent(event))) {
+      const results = this.cache.engine.evaluate(toEngineEvent(event));
+      if (!results.length) this.evaluations.inc({ outcome: 'none' });
+      for (const evaluation of results) {
+        this.evaluations.inc({ outcome: evaluation.outcome === 'violation' ? 'violation' : 'match' });
         const out = this.derive(event, evaluation);
         derived.push(out.event);
         if (out.violation) violations.push(out.violation);
