@@ -353,9 +353,11 @@ export class Session {
       merged.wouldBlock.push(...d.wouldBlock);
       if (d.block && !merged.block) merged.block = d.block;
     }
-    if (!merged.block && infos) {
-      const enforced = this.maskRules.filter((r) => !r.shadow);
-      for (const info of infos) {
+    const enforced = this.maskRules.filter((r) => !r.shadow);
+    // Only sessions under data protection pay for parsing single statements here.
+    const analyzed = infos ?? (enforced.length ? this.analyze(text) : null);
+    if (!merged.block && analyzed) {
+      for (const info of analyzed) {
         if (info.copyTo && enforced.length) {
           merged.block = this.proxyBlock('COPY ... TO is refused while data_protection policies apply to this database (results would bypass masking); use SELECT');
           break;
@@ -478,7 +480,7 @@ export class Session {
 
   private onExecute(message: Message, out: Buffer[]) {
     const portalName = message.body.toString('utf8', 0, message.body.indexOf(0));
-    const portal = this.portals.get(portalName) ?? this.pendingPortal(portalName);
+    const portal = this.pendingPortal(portalName) ?? this.portals.get(portalName);
     const statement = portal?.statement;
     const text = statement?.text ?? '';
     let decision = statement?.decision?.value;
@@ -500,7 +502,7 @@ export class Session {
       return;
     }
     this.refreshMaskRules();
-    if (this.maskRules.length && portal && !portal.fields && !portal.statement.fields) {
+    if (this.maskRules.length && portal && !portal.fields && !portal.statement.fields && !this.pending.some((p) => p.kind === 'describe' && p.target === 'P' && p.name === portalName)) {
       // Masking needs the result's columns; the client did not ask for them, so the proxy does.
       this.pending.push({ kind: 'describe', target: 'P', name: portalName, sawParams: false, injected: true });
       out.push(new MessageWriter().bytes(Buffer.from('P')).cstring(portalName).finish('D'));
@@ -641,7 +643,7 @@ export class Session {
             const s = this.statements.get(head.name);
             if (s) s.fields = fields;
           } else {
-            const portal = this.portals.get(head.name) ?? this.pendingPortal(head.name);
+            const portal = this.pendingPortal(head.name) ?? this.portals.get(head.name);
             if (portal) portal.fields = fields;
           }
           if (!head.injected) out.push(message.raw);

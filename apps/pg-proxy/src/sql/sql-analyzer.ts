@@ -133,7 +133,7 @@ function analyze(text: string): AnalyzedText {
       type,
       objects: objectsOf(value),
       copyTo: key === 'CopyStmt' && !value.is_from,
-      computedColumnRefs: computedRefs(value),
+      computedColumnRefs: computedRefs(raw.stmt),
       ddl: DDL_PREFIXES.some((p) => type.startsWith(p)),
       node: raw.stmt,
     };
