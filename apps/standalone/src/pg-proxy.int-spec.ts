@@ -1,0 +1,115 @@
+import { type RunningService, startService } from '@vigil/platform';
+import { pgProxyService } from '@vigil/service/pg-proxy';
+import { createTestDatabase, freePort, type TestDatabase, testServerUrl, waitFor } from '@vigil/testing';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { http, login } from './testing/http';
+import { startTestSystem, type TestSystem } from './testing/test-system';
+
+/**
+ * The PostgreSQL audit proxy in front of a real database, with the whole system behind it on the
+ * in-process bus: a policy created over the API reaches the proxy live, a blocked statement becomes
+ * a violation with action_taken "blocked", and the captured session is in the events API.
+ */
+let system: TestSystem;
+let proxy: RunningService;
+let target: TestDatabase;
+let spillDir: string;
+let proxyPort: number;
+let token: string;
+
+beforeAll(async () => {
+  system = await startTestSystem({ bus: 'memory' });
+  target = await createTestDatabase();
+  await target.query('CREATE TABLE accounts (id int, owner text)');
+  spillDir = mkdtempSync(join(tmpdir(), 'pg-proxy-e2e-'));
+  proxyPort = await freePort();
+  const upstream = new URL(testServerUrl());
+  proxy = await startService(pgProxyService, {
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    PROXY_LISTEN_HOST: '127.0.0.1',
+    PROXY_LISTEN_PORT: String(proxyPort),
+    PROXY_UPSTREAM: `${upstream.hostname}:${upstream.port || 5432}`,
+    PROXY_CATALOG_USER: decodeURIComponent(upstream.username || 'postgres'),
+    PROXY_CATALOG_PASSWORD: decodeURIComponent(upstream.password),
+    PROXY_SPILL_DIR: spillDir,
+    PROXY_DATABASE_IDS: `${target.name}:db_proxied`,
+    POLICY_RPC_ADDRESS: `127.0.0.1:${system.services.find((s) => s.name === 'policy')!.context.config.RPC_PORT}`,
+  });
+  token = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
+}, 60_000);
+
+afterAll(async () => {
+  await proxy?.stop();
+  await system?.close();
+  await target?.drop();
+  rmSync(spillDir, { recursive: true, force: true });
+});
+
+function url(): string {
+  const u = new URL(testServerUrl());
+  u.host = `127.0.0.1:${proxyPort}`;
+  u.pathname = `/${target.name}`;
+  return u.toString();
+}
+
+it('enforces a policy created over the API within a second, and the violation is recorded as blocked', async () => {
+  const client = new Client({ connectionString: url(), application_name: 'e2e-proxy' });
+  await client.connect();
+  await client.query("INSERT INTO accounts VALUES (1, 'ada')");
+  const created = await http(system.gatewayUrl, 'POST', '/v1/policies', {
+    token,
+    body: {
+      name: 'proxy: no deletes without where',
+      type: 'query_control',
+      databases: ['db_proxied'],
+      enabled: true,
+      config: { rules: [{ name: 'bare delete', pattern: '^\\s*delete\\s+from\\s+\\w+\\s*;?\\s*$', action: 'block', severity: 'critical', message: 'DELETE without WHERE is not allowed' }] },
+    },
+  });
+  expect(created.status).toBe(201);
+  const appliedAt = Date.now();
+  const error = await waitFor(
+    async () => {
+      await client.query('BEGIN');
+      const e = await client.query('DELETE FROM accounts').then(
+        () => undefined,
+        (err: { code: string; message: string }) => err,
+      );
+      await client.query('ROLLBACK');
+      return e;
+    },
+    5000,
+    'the policy to be enforced',
+  );
+  expect(Date.now() - appliedAt).toBeLessThan(1500);
+  expect(error).toMatchObject({ code: '42501', message: 'DELETE without WHERE is not allowed' });
+  await client.end();
+  expect(await target.query('SELECT count(*)::int AS n FROM accounts')).toEqual([{ n: 1 }]);
+
+  const violations = await waitFor(async () => {
+    const page = await http(system.gatewayUrl, 'GET', `/v1/policies/${created.body.id}/violations`, { token });
+    return page.body.data?.length ? page.body.data : undefined;
+  }, 10_000, 'the violation');
+  expect(violations[0]).toMatchObject({ policy_id: created.body.id, database: 'db_proxied', query: 'DELETE FROM accounts', action_taken: 'blocked', severity: 'critical', source_ip: '127.0.0.1' });
+
+  const events = await waitFor(async () => {
+    const page = await http(system.gatewayUrl, 'GET', '/v1/events?database_id=db_proxied&limit=100', { token });
+    const types = (page.body.events ?? []).map((e: { type: string }) => e.type);
+    return types.includes('database.disconnect') ? types : undefined;
+  }, 10_000, 'the captured session');
+  expect(events).toEqual(expect.arrayContaining(['user.login_success', 'database.connection', 'database.query', 'policy.violation', 'database.disconnect']));
+}, 60_000);
+
+it('serves health and Prometheus metrics on its HTTP port', async () => {
+  const base = `http://127.0.0.1:${proxy.httpPort}`;
+  expect((await fetch(`${base}/health/ready`)).status).toBe(200);
+  const metrics = await (await fetch(`${base}/metrics`)).text();
+  for (const name of ['vigil_proxy_sessions', 'vigil_proxy_statements_total', 'vigil_proxy_blocked_total', 'vigil_proxy_masked_values_total', 'vigil_proxy_capture_buffer_depth', 'vigil_proxy_added_latency_seconds_bucket']) {
+    expect(metrics).toContain(name);
+  }
+});
