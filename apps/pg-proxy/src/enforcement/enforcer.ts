@@ -13,7 +13,7 @@ export interface SessionIdentity {
 
 export interface Decision {
   /** Set when the statement (or connection) must be refused. */
-  block?: { policyId: string; policyName: string; message: string; evaluation: PolicyEvaluation };
+  block?: { policyId: string; policyName: string; message: string; evaluation: PolicyEvaluation; /** SQLSTATE; default 42501. */ code?: string };
   /** Every triggered evaluation, enforced or not. */
   evaluations: PolicyEvaluation[];
   /** Evaluations of shadow-mode policies that would have blocked. */

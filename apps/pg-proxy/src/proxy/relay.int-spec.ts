@@ -148,7 +148,7 @@ describe('relay through the proxy, compared with a direct connection', () => {
     const received: { channel: string; payload?: string }[] = [];
     const notices: string[] = [];
     listener.on('notification', (n) => received.push({ channel: n.channel, payload: n.payload }));
-    listener.on('notice', (n) => notices.push(n.message));
+    listener.on('notice', (n) => notices.push(n.message ?? ''));
     await listener.query('LISTEN vigil_channel');
     const notifier = new Client({ connectionString: proxy.url(db.name) });
     await notifier.connect();

@@ -257,7 +257,7 @@ export class Session {
     const decision = this.deps.enforcer.evaluate(this.identity, 'database.connection');
     if (decision.block) {
       this.deps.metrics.blocked.inc({ kind: 'connection' });
-      this.record('user.login_failed', { blocked: true, error: { code: '42501', message: decision.block.message }, ...this.enforcementDetails(decision) }, 'warning');
+      this.record('user.login_failed', { blocked: true, error: { code: decision.block.code ?? '42501', message: decision.block.message }, ...this.enforcementDetails(decision) }, 'warning');
       return this.fatal('42501', decision.block.message);
     }
     try {
@@ -371,8 +371,8 @@ export class Session {
     return merged;
   }
 
-  private proxyBlock(message: string): NonNullable<Decision['block']> {
-    return { policyId: '', policyName: 'vigil-proxy', message, evaluation: undefined as never };
+  private proxyBlock(message: string, code = '42501'): NonNullable<Decision['block']> {
+    return { policyId: '', policyName: 'vigil-proxy', message, evaluation: undefined as never, code };
   }
 
   private analyze(text: string): StatementInfo[] | null {
@@ -448,7 +448,7 @@ export class Session {
       decision,
     }));
     if (!this.deps.capture.admits(this.identity.databaseId)) {
-      decision.block = this.proxyBlock('audit capture is unavailable and this database is fail-closed');
+      decision.block = this.proxyBlock('audit capture is unavailable and this database is fail-closed', '53000');
     }
     if (decision.block) {
       this.deps.metrics.blocked.inc({ kind: 'statement' });
@@ -490,7 +490,7 @@ export class Session {
       if (statement) statement.decision = { at: Date.now(), generation: this.deps.enforcer.store.generation, value: decision };
     }
     if (!this.deps.capture.admits(this.identity.databaseId)) {
-      decision = { ...decision!, block: this.proxyBlock('audit capture is unavailable and this database is fail-closed') };
+      decision = { ...decision!, block: this.proxyBlock('audit capture is unavailable and this database is fail-closed', '53000') };
     }
     const result: ResultState = { text, startedAt: nowNs(), maskedValues: 0, rows: 0, decision, params: portal?.params };
     if (decision?.block) {
@@ -701,8 +701,8 @@ export class Session {
         if (head?.kind === 'query') {
           const result = head.statements[head.index];
           if (head.blocked) {
-            out.push(errorResponse({ code: '42501', message: head.blocked.message, detail: this.blockDetail(head.blocked) }));
-            for (const r of head.statements) this.finish(r, { blocked: head.blocked, error: { code: '42501', message: head.blocked.message } });
+            out.push(errorResponse({ code: head.blocked.code ?? '42501', message: head.blocked.message, detail: this.blockDetail(head.blocked) }));
+            for (const r of head.statements) this.finish(r, { blocked: head.blocked, error: { code: head.blocked.code ?? '42501', message: head.blocked.message } });
             head.index = head.statements.length;
             return;
           }
@@ -716,24 +716,24 @@ export class Session {
         const failed = this.pending.shift();
         let replaced = false;
         if (failed?.kind === 'parse' && failed.blocked) {
-          out.push(errorResponse({ code: '42501', message: failed.blocked.message, detail: this.blockDetail(failed.blocked) }));
+          out.push(errorResponse({ code: failed.blocked.code ?? '42501', message: failed.blocked.message, detail: this.blockDetail(failed.blocked) }));
           this.statements.delete(failed.statementName);
-          if (failed.result) this.finish(failed.result, { blocked: failed.blocked, error: { code: '42501', message: failed.blocked.message } });
+          if (failed.result) this.finish(failed.result, { blocked: failed.blocked, error: { code: failed.blocked.code ?? '42501', message: failed.blocked.message } });
           replaced = true;
         } else if (failed?.kind === 'execute') {
           const blocked = failed.result.blocked;
           if (blocked) {
-            out.push(errorResponse({ code: '42501', message: blocked.message, detail: this.blockDetail(blocked) }));
+            out.push(errorResponse({ code: blocked.code ?? '42501', message: blocked.message, detail: this.blockDetail(blocked) }));
             this.statements.delete('');
             replaced = true;
           }
-          this.finish(failed.result, { blocked, error: blocked ? { code: '42501', message: blocked.message } : { code: fields.C ?? '', message: fields.M ?? '' } });
+          this.finish(failed.result, { blocked, error: blocked ? { code: blocked.code ?? '42501', message: blocked.message } : { code: fields.C ?? '', message: fields.M ?? '' } });
         } else if (failed?.kind === 'parse') {
           this.finish({ text: failed.state.text, startedAt: nowNs(), maskedValues: 0, rows: 0 }, { error: { code: fields.C ?? '', message: fields.M ?? '' } });
         }
         while (this.pending.length && this.pending[0]!.kind !== 'sync') {
           const skipped = this.pending.shift()!;
-          if (skipped.kind === 'execute' && skipped.result.blocked) this.finish(skipped.result, { blocked: skipped.result.blocked, error: { code: '42501', message: skipped.result.blocked.message } });
+          if (skipped.kind === 'execute' && skipped.result.blocked) this.finish(skipped.result, { blocked: skipped.result.blocked, error: { code: skipped.result.blocked.code ?? '42501', message: skipped.result.blocked.message } });
         }
         if (!replaced) out.push(message.raw);
         return;

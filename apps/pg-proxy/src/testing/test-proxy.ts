@@ -15,10 +15,12 @@ import type { ProxyConfigView } from '../proxy/session';
 import { defaultDatabaseId } from '../proxy/proxy.service';
 import { loadSqlParser, SqlAnalyzer } from '../sql/sql-analyzer';
 
+export type CapturedRecord = AuditRecord & { details: Record<string, any> };
+
 export interface TestProxy {
   port: number;
   store: PolicyStore;
-  records: AuditRecord[];
+  records: CapturedRecord[];
   server: ProxyServer;
   capture: CaptureBuffer;
   /** A connection string through the proxy to a database of the test server. */
@@ -53,8 +55,8 @@ export async function startTestProxy(options: { config?: Partial<ProxyConfigView
   await loadSqlParser();
   const upstream = new URL(testServerUrl());
   const bus = new MemoryBus();
-  const records: AuditRecord[] = [];
-  await bus.subscribe({ groupId: 'test-reader', topics: [Topics.auditIngest], handler: async (messages) => void records.push(...messages.map((m) => JSON.parse(m.value) as AuditRecord)) });
+  const records: CapturedRecord[] = [];
+  await bus.subscribe({ groupId: 'test-reader', topics: [Topics.auditIngest], handler: async (messages) => void records.push(...messages.map((m) => JSON.parse(m.value) as CapturedRecord)) });
   const logger = createLogger('pg-proxy', process.env.TEST_LOG_LEVEL ?? 'silent');
   const store = new PolicyStore();
   const spillDir = options.spillDir ?? mkdtempSync(join(tmpdir(), 'pg-proxy-spill-'));
