@@ -1,7 +1,6 @@
 import { promises as dns } from 'node:dns';
-import http from 'node:http';
-import https from 'node:https';
-import { isIP, type LookupFunction, type Socket } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import { Agent, buildConnector } from 'undici';
 import { isPublicAddress } from './address-policy';
 
 export interface ResolvedAddress {
@@ -18,8 +17,10 @@ export interface EgressOptions {
   /** decisions.md: DELIVERY_ALLOW_INSECURE_TARGETS, for local and test use only. */
   allowInsecureTargets: boolean;
   resolver?: HostResolver;
-  /** Sockets kept open per origin (keep-alive). */
+  /** Connections kept open per origin (keep-alive pool). */
   maxSocketsPerOrigin?: number;
+  /** How long an idle pooled connection is kept when the server does not say (default 30 s). */
+  keepAliveMs?: number;
 }
 
 export type TargetCheck = { ok: true; url: URL } | { ok: false; reason: string; code: 'invalid_url' | 'insecure_scheme' | 'credentials_in_url' | 'private_address' | 'unresolvable' };
@@ -66,16 +67,34 @@ export class EgressRefusedError extends Error {
  */
 export class EgressClient {
   private readonly resolver: HostResolver;
-  private readonly httpAgent: http.Agent;
-  private readonly httpsAgent: https.Agent;
+  /** One keep-alive connection pool per origin (undici), every new connection through `connect`. */
+  private readonly agent: Agent;
 
   constructor(private readonly options: EgressOptions) {
     this.resolver = options.resolver ?? systemResolver;
-    const lookup = this.lookup;
-    const agentOptions = { keepAlive: true, maxSockets: options.maxSocketsPerOrigin ?? 64, lookup, scheduling: 'lifo' as const };
-    this.httpAgent = new http.Agent(agentOptions);
-    this.httpsAgent = new https.Agent(agentOptions);
+    const baseConnect = buildConnector({ lookup: this.lookup });
+    // Every new connection: the address comes from our vetted lookup, and the connected peer is checked once more.
+    const connect: buildConnector.connector = (connectOptions, callback) =>
+      baseConnect(connectOptions, (error, socket) => {
+        if (error || !socket) return callback(error ?? new Error('connection failed'), null);
+        const peer = socket.remoteAddress;
+        if (this.guardOn && (!peer || !isPublicAddress(peer))) {
+          socket.destroy();
+          return callback(new EgressRefusedError(`connected to non-public address ${peer ?? 'unknown'}`), null);
+        }
+        this.connectionsOpened++;
+        callback(null, socket);
+      });
+    this.agent = new Agent({
+      connect,
+      connections: options.maxSocketsPerOrigin ?? 64,
+      keepAliveTimeout: options.keepAliveMs ?? 30_000,
+      keepAliveMaxTimeout: 600_000,
+    });
   }
+
+  /** New connections opened so far (each one resolved, vetted and peer-checked); reused ones are not counted. */
+  connectionsOpened = 0;
 
   get guardOn(): boolean {
     return !this.options.allowInsecureTargets;
@@ -153,54 +172,59 @@ export class EgressClient {
       return { statusCode: null, latencyMs: 0, error: `target refused: ${url.hostname} is not a public address`, refused: true, responseBody: '' };
     }
     const body = typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : request.body;
-    const transport = url.protocol === 'https:' ? https : http;
-    return new Promise<EgressResult>((resolve) => {
-      let settled = false;
-      const finish = (result: Omit<EgressResult, 'latencyMs'>) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve({ ...result, latencyMs: elapsed() });
-      };
-      const req = transport.request(url, {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error(`no complete answer within ${request.timeoutMs} ms`)), request.timeoutMs);
+    try {
+      const response = await this.agent.request({
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: request.method ?? 'POST',
-        agent: url.protocol === 'https:' ? this.httpsAgent : this.httpAgent,
         headers: { ...request.headers, 'content-length': String(body.length) },
+        body,
+        signal: controller.signal,
       });
-      const timer = setTimeout(() => {
-        req.destroy(new Error(`no complete answer within ${request.timeoutMs} ms`));
-      }, request.timeoutMs);
-      req.on('socket', (socket: Socket) => {
-        const verify = () => {
-          const peer = socket.remoteAddress;
-          if (this.guardOn && peer && !isPublicAddress(peer)) socket.destroy(new EgressRefusedError(`connected to non-public address ${peer}`));
-        };
-        if (socket.connecting) socket.prependOnceListener('connect', verify);
-        else verify();
-      });
-      req.on('error', (error: Error) => {
-        const refused = error instanceof EgressRefusedError;
-        finish({ statusCode: null, error: refused ? `target refused: ${error.message}` : error.message, refused, responseBody: '' });
-      });
-      req.on('response', (res) => {
-        const keep = request.keepResponseBytes ?? 1024;
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        res.on('data', (chunk: Buffer) => {
-          if (kept < keep) {
-            chunks.push(chunk.subarray(0, keep - kept));
-            kept += Math.min(chunk.length, keep - kept);
-          }
-        });
-        res.on('end', () => finish({ statusCode: res.statusCode ?? null, error: null, refused: false, responseBody: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (error) => finish({ statusCode: null, error: error.message, refused: false, responseBody: '' }));
-      });
-      req.end(body);
-    });
+      // The answer counts only once its body is complete (within the same deadline); bytes past `keep` are read and dropped.
+      const keep = request.keepResponseBytes ?? 1024;
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      for await (const chunk of response.body as AsyncIterable<Buffer>) {
+        if (kept < keep) {
+          const part = chunk.subarray(0, keep - kept);
+          chunks.push(part);
+          kept += part.length;
+        }
+      }
+      return { statusCode: response.statusCode, latencyMs: elapsed(), error: null, refused: false, responseBody: Buffer.concat(chunks).toString('utf8') };
+    } catch (error) {
+      const refused = findRefusal(error);
+      if (refused) return { statusCode: null, latencyMs: elapsed(), error: `target refused: ${refused.message}`, refused: true, responseBody: '' };
+      const message = controller.signal.aborted ? `no complete answer within ${request.timeoutMs} ms` : errorText(error);
+      return { statusCode: null, latencyMs: elapsed(), error: message, refused: false, responseBody: '' };
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   close(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    void this.agent.destroy().catch(() => undefined);
   }
+}
+
+/** The refusal raised in the connection path, wherever the HTTP client wrapped it. */
+function findRefusal(error: unknown): EgressRefusedError | undefined {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof EgressRefusedError) return e;
+    if (e instanceof AggregateError) {
+      const inner = e.errors.find((x) => x instanceof EgressRefusedError) as EgressRefusedError | undefined;
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
+function errorText(error: unknown): string {
+  const e = error as { message?: string; code?: string; cause?: { message?: string; code?: string } };
+  const message = e?.message || e?.code || String(error);
+  const cause = e?.cause?.message || e?.cause?.code;
+  return cause && !message.includes(cause) ? `${message} (${cause})` : message;
 }

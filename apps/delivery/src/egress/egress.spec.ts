@@ -110,6 +110,39 @@ describe('EgressClient with the guard on (DELIVERY_ALLOW_INSECURE_TARGETS=false)
     client.close();
   });
 
+  it('keeps connections alive per origin, and every new connection is resolved and checked again', async () => {
+    const resolver = tableResolver({ 'local.test': [['127.0.0.1']] });
+    const client = new EgressClient({ allowInsecureTargets: true, resolver });
+    const before = hits;
+    for (let i = 0; i < 20; i++) expect((await send(client, `http://local.test:${port}/`)).statusCode).toBe(200);
+    expect(hits).toBe(before + 20);
+    // Reused, not one connection per request; and each connection opened went through the resolver.
+    const opened = client.connectionsOpened;
+    expect(opened).toBeLessThanOrEqual(2);
+    expect(resolver.calls).toHaveLength(opened);
+    server.closeAllConnections();
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await send(client, `http://local.test:${port}/`)).statusCode).toBe(200);
+    expect(client.connectionsOpened).toBe(opened + 1);
+    expect(resolver.calls).toHaveLength(opened + 1);
+    client.close();
+  });
+
+  it('gives up on an answer whose body does not complete within the deadline', async () => {
+    const slow = createServer((_req, res) => {
+      res.writeHead(200);
+      res.write('partial');
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const client = new EgressClient({ allowInsecureTargets: true });
+    const result = await client.send({ url: `http://127.0.0.1:${(slow.address() as { port: number }).port}/`, headers: {}, body: '{}', timeoutMs: 300 });
+    expect(result).toMatchObject({ statusCode: null, refused: false });
+    expect(result.error).toContain('within 300 ms');
+    client.close();
+    slow.closeAllConnections();
+    await new Promise<void>((r) => slow.close(() => r()));
+  });
+
   it('with DELIVERY_ALLOW_INSECURE_TARGETS=true reaches http:// on loopback, and never follows a redirect', async () => {
     const client = new EgressClient({ allowInsecureTargets: true });
     const redirecting = createServer((_req, res) => res.writeHead(302, { location: `http://127.0.0.1:${port}/` }).end());
