@@ -5,6 +5,7 @@ import { PlatformModule, type ServiceContext } from '@vigil/platform';
 import { deliveryMigrations } from './database/migrations';
 import { DELIVERY_SCHEMA } from './database/schema';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { AlertsModule } from './alerts/alerts.module';
 
 /** Webhooks and alert destinations (each feature in its own module). */
 @Module({})
@@ -17,6 +18,7 @@ export class DeliveryModule {
         DatabaseModule.forService({ schema: DELIVERY_SCHEMA, migrations: deliveryMigrations }),
         MessagingModule.forService(),
         WebhooksModule,
+        AlertsModule,
       ],
     };
   }

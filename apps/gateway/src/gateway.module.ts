@@ -8,6 +8,8 @@ import { EventStreamHub } from './events/stream/event-stream.hub';
 import { EventStreamService } from './events/stream/event-stream.service';
 import { RpcClients } from './rpc/rpc-clients';
 import { WebhooksController } from './webhooks/webhooks.controller';
+import { AlertsController } from './alerts/alerts.controller';
+import { AlertDestinationsController } from './alert-destinations/alert-destinations.controller';
 
 @Module({})
 export class GatewayModule {
@@ -15,7 +17,7 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [PlatformModule.forService(context), MessagingModule.forService()],
-      controllers: [...accessControllers, EventsController, WebhooksController, PoliciesController],
+      controllers: [...accessControllers, EventsController, WebhooksController, PoliciesController, AlertsController, AlertDestinationsController],
       providers: [RpcClients, ...accessProviders, EventStreamHub, EventStreamService],
     };
   }

@@ -11,5 +11,6 @@ export * from './policies/policies-api';
 export * from './events/events-api';
 export * from './rpc/patterns';
 export * from './webhooks/webhooks';
+export * from './alerts/alerts';
 export * from './access/access';
 export * from './version';

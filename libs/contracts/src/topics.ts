@@ -15,6 +15,8 @@ export const Topics = {
   policyViolations: 'policy.violations.v1',
   /** Alerts requested by policy actions (AlertRequestSchema). Key: policy id. Producer: event-ingest. Consumer: delivery. */
   alertRequests: 'alert.requests.v1',
+  /** Alert lifecycle: alert.created / alert.resolved / alert.escalated (AlertLifecycleSchema). Key: alert id. Producer: delivery. */
+  alertEvents: 'alert.events.v1',
   /** Revoked API keys, refresh-token families and access tokens. Key: credential id. Producer: auth. */
   credentialRevocations: 'auth.credential-revocations.v1',
 } as const;
@@ -52,6 +54,8 @@ export const TopicSpecs: readonly TopicSpec[] = [
   { name: deadLetterTopic(Topics.policyViolations), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },
   { name: Topics.alertRequests, partitions: 3, config: { 'retention.ms': String(7 * DAY_MS) } },
   { name: deadLetterTopic(Topics.alertRequests), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },
+  { name: Topics.alertEvents, partitions: 3, config: { 'retention.ms': String(7 * DAY_MS) } },
+  { name: deadLetterTopic(Topics.alertEvents), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },
   // Replayed by every gateway replica at start: retention must outlive an access token (1 h).
   { name: Topics.credentialRevocations, partitions: 3, config: { 'retention.ms': String(2 * DAY_MS) } },
   { name: deadLetterTopic(Topics.credentialRevocations), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },

@@ -31,4 +31,19 @@ export const deliveryConfigSpec = {
   WEBHOOK_POLL_MS: env.int({ min: 10, max: 60_000, default: 500 }),
   /** Jitter applied to every retry delay, as a fraction (0.1 = plus or minus 10%). */
   WEBHOOK_RETRY_JITTER: env.int({ min: 0, max: 50, default: 10, description: 'percent of each retry delay' }),
+  /** `{dashboard_url}` of the spec: alert payloads link to `<DASHBOARD_URL>/alerts/<alert id>`. */
+  DASHBOARD_URL: env.url(['http', 'https'], { default: 'http://localhost:3000' }),
+  /**
+   * The period a destination's `rate_limit` counts over (spec: alerts per minute). A test and
+   * operations knob: tests shorten it so a burst over the limit does not take minutes.
+   */
+  ALERT_RATE_WINDOW_MS: env.int({ min: 1, max: 3_600_000, default: 60_000 }),
+  /** The same condition on the same subject within this time updates one open alert instead of creating another. */
+  ALERT_DEDUP_WINDOW_MS: env.int({ min: 0, max: 86_400_000, default: 600_000 }),
+  /** Requests one delivery replica has open at once to alert destinations. */
+  ALERT_MAX_IN_FLIGHT: env.int({ min: 1, max: 5_000, default: 128 }),
+  /** Requests open at once to one alert destination, over all replicas. */
+  ALERT_DESTINATION_CONCURRENCY: env.int({ min: 1, max: 1_000, default: 16 }),
+  /** Fallback poll of the alert delivery queue (new deliveries wake the workers through NOTIFY). */
+  ALERT_POLL_MS: env.int({ min: 10, max: 60_000, default: 250 }),
 };

@@ -1,4 +1,6 @@
 import {
+  type AlertLifecycle,
+  alertLifecycleValidator,
   type AuditEvent,
   AuditEventSchema,
   createEnvelopeValidator,
@@ -78,5 +80,14 @@ export const webhookSources: readonly WebhookSource[] = [
   {
     topic: Topics.policyEvents,
     decode: (message) => single(jsonWithHeaderId(message, (v) => policyChangedValidator.validate(v)), (e) => policyChangeToWebhook(e as EventEnvelope<PolicyChanged>)),
+  },
+  {
+    // alert.created / alert.resolved / alert.escalated from the alerts feature (docs/alerts.md).
+    topic: Topics.alertEvents,
+    decode: (message) =>
+      single(jsonWithHeaderId(message, (v) => alertLifecycleValidator.validate(v)), (e) => {
+        const envelope = e as EventEnvelope<AlertLifecycle>;
+        return { id: envelope.id, type: envelope.type, occurred_at: envelope.occurred_at, data: { ...envelope.data } };
+      }),
   },
 ];

@@ -45,6 +45,22 @@ export const RpcPatterns = {
     redeliver: 'delivery.webhooks.redeliver',
     redeliverOne: 'delivery.webhooks.redeliver-one',
   },
+  alerts: {
+    list: 'delivery.alerts.list',
+    get: 'delivery.alerts.get',
+    acknowledge: 'delivery.alerts.acknowledge',
+    resolve: 'delivery.alerts.resolve',
+    escalate: 'delivery.alerts.escalate',
+    test: 'delivery.alerts.test',
+  },
+  alertDestinations: {
+    create: 'delivery.alert-destinations.create',
+    list: 'delivery.alert-destinations.list',
+    get: 'delivery.alert-destinations.get',
+    update: 'delivery.alert-destinations.update',
+    delete: 'delivery.alert-destinations.delete',
+    deliveries: 'delivery.alert-destinations.deliveries',
+  },
   policies: {
     create: 'policy.policies.create',
     get: 'policy.policies.get',

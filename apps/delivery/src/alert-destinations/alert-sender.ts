@@ -1,0 +1,64 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { AlertDestinationSettings } from '@vigil/contracts';
+import { CONFIG, SecretBox } from '@vigil/platform';
+import type { DeliveryConfig } from '../delivery.service-definition';
+import { EgressClient } from '../egress/egress-client';
+import type { AlertSnapshot } from './alert-payload';
+import { TemplateCache, TemplateError } from './alert-template';
+import { buildAlertRequest } from './destination-request';
+import type { DestinationSecrets } from './destination-settings';
+
+export interface AlertAttemptResult {
+  startedAt: Date;
+  latencyMs: number;
+  statusCode: number | null;
+  success: boolean;
+  error: string | null;
+}
+
+/**
+ * One request of an alert to a destination: render (default payload or template, parsed), add
+ * headers and authentication, send through the SSRF-safe egress client within `timeout_seconds`,
+ * and judge the answer against `success_codes`. Used by the queue workers and by the test endpoint.
+ */
+@Injectable()
+export class AlertSender {
+  readonly templates = new TemplateCache();
+  private readonly secretCache = new Map<string, DestinationSecrets>();
+
+  constructor(
+    @Inject(EgressClient) private readonly egress: EgressClient,
+    @Inject(SecretBox) private readonly box: SecretBox,
+    @Inject(CONFIG) private readonly config: DeliveryConfig,
+  ) {}
+
+  sealSecrets(secrets: DestinationSecrets): string | null {
+    return Object.keys(secrets).length ? this.box.seal(JSON.stringify(secrets)) : null;
+  }
+
+  openSecrets(sealed: string | null): DestinationSecrets {
+    if (!sealed) return {};
+    let secrets = this.secretCache.get(sealed);
+    if (!secrets) {
+      secrets = JSON.parse(this.box.open(sealed)) as DestinationSecrets;
+      if (this.secretCache.size > 10_000) this.secretCache.clear();
+      this.secretCache.set(sealed, secrets);
+    }
+    return secrets;
+  }
+
+  async attempt(settings: AlertDestinationSettings, secretsSealed: string | null, alert: AlertSnapshot): Promise<AlertAttemptResult> {
+    const startedAt = new Date();
+    let request;
+    try {
+      request = buildAlertRequest(settings, this.openSecrets(secretsSealed), alert, this.config.DASHBOARD_URL, this.templates);
+    } catch (error) {
+      const message = error instanceof TemplateError ? `payload_template ${error.message}` : `not sent: ${(error as Error).message}`;
+      return { startedAt, latencyMs: 0, statusCode: null, success: false, error: message };
+    }
+    const result = await this.egress.send({ url: settings.url, method: request.method, headers: request.headers, body: request.body, timeoutMs: settings.timeout_seconds * 1000 });
+    const success = result.statusCode !== null && settings.success_codes.includes(result.statusCode);
+    const error = success ? null : (result.error ?? `HTTP ${result.statusCode} is not one of the success codes ${settings.success_codes.join(', ')}`);
+    return { startedAt, latencyMs: result.latencyMs, statusCode: result.statusCode, success, error };
+  }
+}

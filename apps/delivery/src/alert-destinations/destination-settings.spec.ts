@@ -1,0 +1,97 @@
+import { createHmac } from 'node:crypto';
+import { sampleAlert } from './alert-payload';
+import { TemplateCache } from './alert-template';
+import { buildAlertRequest } from './destination-request';
+import { destinationAccepts, mergeDestination, validateDestination } from './destination-settings';
+
+const base = { name: 'ops', url: 'https://hooks.example.com/alerts' };
+const fields = (input: Record<string, unknown>) => validateDestination(mergeDestination({ ...base, ...input } as never)).map((e) => e.field);
+
+describe('alert destination settings', () => {
+  it('fills every default of the spec', () => {
+    const { settings } = mergeDestination(base);
+    expect(settings).toMatchObject({
+      provider: 'webhook', enabled: true, method: 'POST', auth_type: 'none', api_key_header: 'X-API-Key', hmac_header: 'X-Signature',
+      hmac_algorithm: 'sha256', content_type: 'application/json', payload_format: 'default', include_raw_event: false,
+      severity_filter: ['critical', 'high', 'medium', 'low', 'info'], database_filter: [], rate_limit: 60, timeout_seconds: 30,
+      retry_attempts: 3, retry_delay_seconds: 5, success_codes: [200, 201, 202, 204],
+    });
+    expect(validateDestination(mergeDestination(base))).toEqual([]);
+  });
+
+  it.each([
+    [{ rate_limit: 0 }, 'rate_limit'],
+    [{ rate_limit: 101 }, 'rate_limit'],
+    [{ rate_limit: 1.5 }, 'rate_limit'],
+    [{ timeout_seconds: 4 }, 'timeout_seconds'],
+    [{ timeout_seconds: 121 }, 'timeout_seconds'],
+    [{ retry_attempts: -1 }, 'retry_attempts'],
+    [{ retry_delay_seconds: 3601 }, 'retry_delay_seconds'],
+    [{ success_codes: [200, 99] }, 'success_codes[1]'],
+    [{ method: 'GET' }, 'method'],
+    [{ provider: 'slack' }, 'provider'],
+    [{ hmac_algorithm: 'md5' }, 'hmac_algorithm'],
+    [{ content_type: 'text/plain' }, 'content_type'],
+    [{ severity_filter: ['high', 'urgent'] }, 'severity_filter[1]'],
+    [{ alert_types: ['nope'] }, 'alert_types[0]'],
+    [{ auth_type: 'basic', auth_password: 'p' }, 'auth_username'],
+    [{ auth_type: 'bearer' }, 'auth_token'],
+    [{ auth_type: 'hmac' }, 'hmac_secret'],
+    [{ auth_type: 'api_key' }, 'api_key_value'],
+    [{ payload_format: 'custom' }, 'payload_template'],
+    [{ custom_headers: { 'X-Ok': 'a\r\nX-Injected: 1' } }, 'custom_headers.X-Ok'],
+    [{ custom_headers: { Authorization: 'Bearer x' } }, 'custom_headers.Authorization'],
+    [{ custom_headers: { 'Bad Header': 'x' } }, 'custom_headers.Bad Header'],
+    [{ auth_type: 'hmac', hmac_secret: 's', custom_headers: { 'x-signature': 'forged' } }, 'custom_headers.x-signature'],
+  ])('refuses %j at %s', (input, field) => {
+    expect(fields(input)).toContain(field);
+  });
+
+  it('keeps secrets on update unless replaced or cleared with null', () => {
+    const created = mergeDestination({ ...base, auth_type: 'bearer', auth_token: 't1' });
+    expect(mergeDestination({ rate_limit: 10 }, created).secrets).toEqual({ auth_token: 't1' });
+    expect(mergeDestination({ auth_token: 't2' }, created).secrets).toEqual({ auth_token: 't2' });
+    expect(mergeDestination({ auth_token: null }, created).secrets).toEqual({});
+    expect(mergeDestination({ rate_limit: null }, mergeDestination({ ...base, rate_limit: 5 })).settings.rate_limit).toBe(60);
+  });
+
+  it('filters by severity, type, database and channel', () => {
+    const destination = { name: 'pager', settings: mergeDestination({ ...base, severity_filter: ['critical'], alert_types: ['policy_violation'], database_filter: ['db_a'] }).settings };
+    const alert = { severity: 'critical', type: 'policy_violation', database_id: 'db_a', channels: [] as string[] };
+    expect(destinationAccepts(destination, alert)).toBe(true);
+    expect(destinationAccepts(destination, { ...alert, severity: 'high' })).toBe(false);
+    expect(destinationAccepts(destination, { ...alert, type: 'anomaly_detection' })).toBe(false);
+    expect(destinationAccepts(destination, { ...alert, database_id: 'db_b' })).toBe(false);
+    expect(destinationAccepts(destination, { ...alert, channels: ['slack'] })).toBe(false);
+    expect(destinationAccepts(destination, { ...alert, channels: ['pager'] })).toBe(true);
+  });
+});
+
+describe('outgoing alert requests', () => {
+  const templates = new TemplateCache();
+  const alert = sampleAlert('alt_req');
+
+  it('signs the raw body with the chosen HMAC algorithm in the chosen header', () => {
+    const { settings, secrets } = mergeDestination({ ...base, auth_type: 'hmac', hmac_secret: 'k', hmac_algorithm: 'sha512', hmac_header: 'X-Sig' });
+    const request = buildAlertRequest(settings, secrets, alert, 'https://d', templates);
+    expect(request.headers['x-sig']).toBe(createHmac('sha512', 'k').update(request.body).digest('hex'));
+  });
+
+  it('puts custom headers before authentication, which they cannot replace', () => {
+    const { settings, secrets } = mergeDestination({ ...base, auth_type: 'bearer', auth_token: 'real', custom_headers: { 'X-Team': 'db' } });
+    settings.custom_headers.Authorization = 'Bearer forged';
+    const request = buildAlertRequest(settings, secrets, alert, 'https://d', templates);
+    expect(request.headers.authorization).toBe('Bearer real');
+    expect(request.headers['x-team']).toBe('db');
+  });
+
+  it('encodes forms with dotted keys', () => {
+    const { settings, secrets } = mergeDestination({ ...base, content_type: 'application/x-www-form-urlencoded' });
+    const request = buildAlertRequest(settings, secrets, alert, 'https://d', templates);
+    const form = new URLSearchParams(request.body);
+    expect(form.get('alert_id')).toBe('alt_req');
+    expect(form.get('source.port')).toBe('5432');
+    expect(form.get('links.dashboard')).toBe('https://d/alerts/alt_req');
+    expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
+  });
+});

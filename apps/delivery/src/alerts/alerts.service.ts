@@ -1,0 +1,214 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type AlertLifecycle,
+  type AlertLifecycleType,
+  type AlertListRequest,
+  type AlertPage,
+  AlertRequestTypes,
+  type AlertResponse,
+  AlertSeverities,
+  type AlertSeverity,
+  AlertSeverityOrder,
+  AlertStatuses,
+  type EventEnvelope,
+  type FieldError,
+  Topics,
+} from '@vigil/contracts';
+import { newId, ulid } from '@vigil/domain';
+import { OutboxWriter } from '@vigil/messaging';
+import { CONFIG, DomainException } from '@vigil/platform';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AlertDeliveriesRepository } from '../alert-destinations/alert-deliveries.repository';
+import { AlertDestinationsRepository } from '../alert-destinations/alert-destinations.repository';
+import type { AlertSnapshot } from '../alert-destinations/alert-payload';
+import { destinationAccepts } from '../alert-destinations/destination-settings';
+import type { DeliveryConfig } from '../delivery.service-definition';
+import type { NewAlert } from './alert-sources';
+import { type AlertRow, AlertsRepository } from './alerts.repository';
+
+export enum AlertsErrorCode {
+  AlertNotFound = 'alert_not_found',
+  TransitionNotAllowed = 'alert_transition_not_allowed',
+  NotHigherSeverity = 'alert_severity_not_higher',
+}
+
+const rank = (severity: string) => AlertSeverityOrder.indexOf(severity as AlertSeverity);
+
+export function toAlertResponse(row: AlertRow): AlertResponse {
+  return {
+    id: row.id,
+    type: row.type as AlertResponse['type'],
+    severity: row.severity as AlertSeverity,
+    status: row.status as AlertResponse['status'],
+    title: row.title,
+    description: row.description,
+    database_id: row.database_id,
+    policy_id: row.policy_id,
+    policy_name: row.policy_name,
+    event_ids: row.event_ids,
+    occurrences: row.occurrences,
+    first_seen_at: row.first_seen_at.toISOString(),
+    last_seen_at: row.last_seen_at.toISOString(),
+    acknowledged_at: row.acknowledged_at?.toISOString() ?? null,
+    resolved_at: row.resolved_at?.toISOString() ?? null,
+    escalated_at: row.escalated_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export function toSnapshot(row: AlertRow): AlertSnapshot {
+  const { source, actor, event, policy } = row.context;
+  return {
+    id: row.id,
+    type: row.type,
+    severity: row.severity,
+    status: row.status,
+    title: row.title,
+    description: row.description,
+    database_id: row.database_id,
+    occurred_at: row.last_seen_at.toISOString(),
+    source,
+    actor,
+    event,
+    policy: { id: policy.id ?? row.policy_id, name: policy.name ?? row.policy_name },
+    raw_event: row.raw_event,
+  };
+}
+
+/**
+ * Alerts: raised from policy alert requests and audit events, de-duplicated per condition and
+ * subject within ALERT_DEDUP_WINDOW_MS, moved through open -> acknowledged -> resolved and escalated.
+ * Every change is announced on alert.events.v1 (outbox, same transaction) and new or escalated
+ * alerts are queued for the destinations that accept them in that transaction too.
+ */
+@Injectable()
+export class AlertsService {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(AlertsRepository) private readonly alerts: AlertsRepository,
+    @Inject(AlertDestinationsRepository) private readonly destinations: AlertDestinationsRepository,
+    @Inject(AlertDeliveriesRepository) private readonly deliveries: AlertDeliveriesRepository,
+    @Inject(OutboxWriter) private readonly outbox: OutboxWriter,
+    @Inject(CONFIG) private readonly config: DeliveryConfig,
+  ) {}
+
+  /** Inside the consumer's transaction (with the inbox record): raise or fold each alert. */
+  async raise(manager: EntityManager, incoming: NewAlert[]): Promise<void> {
+    for (const alert of incoming) {
+      await this.alerts.lockKey(manager, alert.dedup_key);
+      const open = await this.alerts.findOpen(manager, alert.dedup_key, alert.occurred_at, this.config.ALERT_DEDUP_WINDOW_MS);
+      if (!open) {
+        const row = await this.alerts.insert(manager, newId('alert'), alert);
+        await this.announce(manager, 'alert.created', row);
+        await this.route(manager, row);
+        continue;
+      }
+      const escalates = rank(alert.severity) > rank(open.severity);
+      const row = await this.alerts.recordOccurrence(manager, open.id, alert, escalates ? alert.severity : null);
+      if (escalates) {
+        await this.announce(manager, 'alert.escalated', row, open.severity as AlertSeverity);
+        await this.route(manager, row);
+      }
+    }
+  }
+
+  async list(request: AlertListRequest): Promise<AlertPage<AlertResponse>> {
+    const errors: FieldError[] = [];
+    const check = (field: string, values: string[] | undefined, allowed: readonly string[]) => {
+      for (const value of values ?? []) if (!allowed.includes(value)) errors.push({ field, message: `"${value}" is not one of ${allowed.join(', ')}` });
+    };
+    check('severity', request.severity, AlertSeverities);
+    check('status', request.status, AlertStatuses);
+    check('type', request.type, AlertRequestTypes);
+    if (errors.length) throw DomainException.validation(errors);
+    const { rows, total } = await this.alerts.list(request);
+    return { data: rows.map(toAlertResponse), pagination: { total, page: request.page, per_page: request.per_page, has_more: request.page * request.per_page < total } };
+  }
+
+  async get(id: string): Promise<AlertResponse> {
+    const row = await this.alerts.findById(id);
+    if (!row) throw DomainException.notFound('alert', id, AlertsErrorCode.AlertNotFound);
+    return toAlertResponse(row);
+  }
+
+  /** open -> acknowledged; announced as alert.resolved with status acknowledged (spec: "resolved or acknowledged"). */
+  acknowledge(id: string): Promise<AlertResponse> {
+    return this.transition(id, ['open'], 'acknowledge', (manager) => this.alerts.setState(manager, id, { status: 'acknowledged' }), 'alert.resolved');
+  }
+
+  /** open or acknowledged -> resolved. A later occurrence of the condition raises a new alert. */
+  resolve(id: string): Promise<AlertResponse> {
+    return this.transition(id, ['open', 'acknowledged'], 'resolve', (manager) => this.alerts.setState(manager, id, { status: 'resolved' }), 'alert.resolved');
+  }
+
+  /** Raises the severity (default: one step up) of an unresolved alert and sends it again to the destinations that accept it now. */
+  async escalate(id: string, severity?: string): Promise<AlertResponse> {
+    if (severity !== undefined && !(AlertSeverities as readonly string[]).includes(severity)) {
+      throw new DomainException(422, AlertsErrorCode.NotHigherSeverity, `"${severity}" is not an alert severity.`, [{ field: 'severity', message: `must be one of ${AlertSeverities.join(', ')}` }]);
+    }
+    let previous: AlertSeverity | undefined;
+    return this.transition(id, ['open', 'acknowledged'], 'escalate', async (manager, current) => {
+      previous = current.severity as AlertSeverity;
+      const target = severity ?? AlertSeverityOrder[rank(current.severity) + 1];
+      if (!target || rank(target) <= rank(current.severity)) {
+        throw new DomainException(409, AlertsErrorCode.NotHigherSeverity, `The alert is ${current.severity}; escalation needs a higher severity.`, [
+          { field: 'severity', message: `must be higher than ${current.severity}` },
+        ]);
+      }
+      const row = await this.alerts.setState(manager, id, { severity: target });
+      await this.route(manager, row);
+      return row;
+    }, 'alert.escalated', () => previous);
+  }
+
+  private async transition(
+    id: string,
+    from: string[],
+    verb: string,
+    apply: (manager: EntityManager, current: AlertRow) => Promise<AlertRow>,
+    announce: AlertLifecycleType,
+    previousSeverity: () => AlertSeverity | undefined = () => undefined,
+  ): Promise<AlertResponse> {
+    const row = await this.dataSource.transaction(async (manager) => {
+      const current = await this.alerts.findById(id, manager, true);
+      if (!current) throw DomainException.notFound('alert', id, AlertsErrorCode.AlertNotFound);
+      if (!from.includes(current.status)) {
+        throw new DomainException(409, AlertsErrorCode.TransitionNotAllowed, `An alert that is ${current.status} cannot ${verb}; allowed from ${from.join(' or ')}.`);
+      }
+      const changed = await apply(manager, current);
+      await this.announce(manager, announce, changed, previousSeverity());
+      return changed;
+    });
+    return toAlertResponse(row);
+  }
+
+  private async announce(manager: EntityManager, type: AlertLifecycleType, row: AlertRow, previous?: AlertSeverity): Promise<void> {
+    const data: AlertLifecycle = {
+      alert_id: row.id,
+      type: row.type as AlertLifecycle['type'],
+      severity: row.severity as AlertSeverity,
+      ...(previous ? { previous_severity: previous } : {}),
+      status: row.status as AlertLifecycle['status'],
+      title: row.title,
+      message: row.description,
+      database_id: row.database_id,
+      policy_id: row.policy_id,
+      query: row.context.query,
+      user: row.context.actor.user,
+      source_ip: row.context.actor.client_ip,
+      event_ids: row.event_ids,
+      occurred_at: new Date().toISOString(),
+    };
+    const envelope: EventEnvelope<AlertLifecycle> = { id: newId('event'), type, schema_version: 1, occurred_at: data.occurred_at, key: row.id, data };
+    await this.outbox.enqueue(manager, Topics.alertEvents, [envelope]);
+  }
+
+  /** Queues the alert for every enabled destination whose filters (and the policy's channels) accept it. */
+  private async route(manager: EntityManager, row: AlertRow): Promise<void> {
+    const destinations = await this.destinations.enabled(manager);
+    const snapshot = toSnapshot(row);
+    const accepted = destinations.filter((d) => destinationAccepts(d, { severity: row.severity, type: row.type, database_id: row.database_id, channels: row.channels }));
+    await this.deliveries.enqueue(manager, accepted.map((d) => ({ id: `ald_${ulid()}`, destination_id: d.id, alert: snapshot })));
+  }
+}
