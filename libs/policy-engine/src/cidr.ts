@@ -7,6 +7,11 @@ export interface Cidr {
   text: string;
   network: bigint;
   mask: bigint;
+  /**
+   * For an IPv4 range (inside ::ffff:0:0/96): network and mask as unsigned 32-bit numbers, so the
+   * per-event test needs no bigint arithmetic (see `cidrContainsV4`).
+   */
+  v4?: { network: number; mask: number };
 }
 
 const V4_MAPPED = 0xffffn << 32n;
@@ -78,9 +83,27 @@ export function parseCidr(raw: string): Cidr | undefined {
   }
   const bits = isV4 ? 96 + prefix : prefix;
   const mask = bits === 0 ? 0n : (ALL << BigInt(128 - bits)) & ALL;
-  return { text: raw.trim(), network: address & mask, mask };
+  const cidr: Cidr = { text: raw.trim(), network: address & mask, mask };
+  if (bits >= 96 && (cidr.network >> 32n) === 0xffffn) {
+    cidr.v4 = { network: Number(cidr.network & 0xffffffffn), mask: Number(mask & 0xffffffffn) };
+  }
+  return cidr;
 }
 
 export function cidrContains(cidr: Cidr, address: bigint): boolean {
+  return (address & cidr.mask) === cidr.network;
+}
+
+/** The IPv4 address of an IPv4-mapped address as an unsigned 32-bit number; null for other IPv6 addresses. */
+export function ipv4Of(address: bigint): number | null {
+  return (address >> 32n) === 0xffffn ? Number(address & 0xffffffffn) : null;
+}
+
+/**
+ * `cidrContains` with the address's `ipv4Of` computed once per event: IPv4 ranges compare
+ * numbers; an IPv4 range never contains a non-mapped IPv6 address.
+ */
+export function cidrContainsFast(cidr: Cidr, address: bigint, v4: number | null): boolean {
+  if (cidr.v4) return v4 !== null && ((v4 & cidr.v4.mask) >>> 0) === cidr.v4.network;
   return (address & cidr.mask) === cidr.network;
 }

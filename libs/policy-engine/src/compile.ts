@@ -1,6 +1,6 @@
 import { AuditEventTypes, createValidator, type FieldError } from '@vigil/contracts';
-import { type Cidr, cidrContains, parseCidr, parseIp } from './cidr';
-import { compilePattern, type CompiledPattern, foldForPrefilter, PatternError, patternMatches } from './pattern';
+import { type Cidr, cidrContainsFast, ipv4Of, parseCidr, parseIp } from './cidr';
+import { compilePattern, type CompiledPattern, foldForPrefilter, PatternError, patternMatches, type SharedLiteral, sharedLiteral } from './pattern';
 import {
   type AccessControlConfig,
   type AlertingConfig,
@@ -37,24 +37,96 @@ export function maxSeverity(a: PolicySeverity, b: PolicySeverity): PolicySeverit
   return SEVERITY_RANK[b] > SEVERITY_RANK[a] ? b : a;
 }
 
+let lastStamp = 0;
+
 /**
  * The event as conditions see it, with the costly derived forms computed at most once per event
- * however many policies look at them.
+ * however many policies look at them. Each event gets a fresh stamp: shared per-event memos
+ * (prefilter literals, query patterns, column references) compare it with theirs, so one view can
+ * be reused for event after event (`reset`) without allocating.
  */
 export class EventView {
   private foldedQuery: string | undefined;
   private ip: bigint | null | undefined;
+  private ip4: number | null = null;
   private identifiers: Set<string> | undefined;
+  /** Unique per event evaluated through this or any view. */
+  stamp = 0;
+  event!: EngineEvent;
 
-  constructor(readonly event: EngineEvent) {}
+  constructor(event: EngineEvent) {
+    this.reset(event);
+  }
+
+  /** Makes the view show another event. */
+  reset(event: EngineEvent): this {
+    this.event = event;
+    this.foldedQuery = undefined;
+    this.ip = undefined;
+    this.identifiers = undefined;
+    this.stamp = ++lastStamp;
+    return this;
+  }
 
   get folded(): string {
     return (this.foldedQuery ??= foldForPrefilter(this.event.query ?? ''));
   }
 
   get address(): bigint | null {
-    if (this.ip === undefined) this.ip = this.event.source_ip ? (parseIp(this.event.source_ip) ?? null) : null;
+    if (this.ip === undefined) {
+      this.ip = this.event.source_ip ? (parseIp(this.event.source_ip) ?? null) : null;
+      this.ip4 = this.ip === null ? null : ipv4Of(this.ip);
+    }
     return this.ip;
+  }
+
+  /** Whether the event has an address and it lies in the range. */
+  addressIn(cidr: Cidr): boolean {
+    const address = this.address;
+    return address !== null && cidrContainsFast(cidr, address, this.ip4);
+  }
+
+  /** Whether the folded query contains the literal; asked once per event and literal. */
+  contains(literal: SharedLiteral): boolean {
+    if (literal.stamp !== this.stamp) {
+      literal.stamp = this.stamp;
+      literal.present = (literal.gate === undefined || this.contains(literal.gate)) && this.folded.includes(literal.text);
+    }
+    return literal.present;
+  }
+
+  /** `patternMatches` on the event's query, run once per event and distinct pattern. */
+  queryMatches(pattern: CompiledPattern): boolean {
+    if (pattern.stamp !== this.stamp) {
+      pattern.stamp = this.stamp;
+      pattern.hit = this.prefilterPasses(pattern) && pattern.regex.test(this.event.query ?? '');
+    }
+    return pattern.hit;
+  }
+
+  private prefilterPasses(pattern: CompiledPattern): boolean {
+    const alternatives = pattern.prefilter;
+    if (!alternatives.length) return true;
+    for (const all of alternatives) {
+      let every = true;
+      for (const literal of all) {
+        if (!this.contains(literal)) {
+          every = false;
+          break;
+        }
+      }
+      if (every) return true;
+    }
+    return false;
+  }
+
+  /** Whether the query references the column pattern; once per event and distinct pattern. */
+  references(reference: ColumnReference): boolean {
+    if (reference.stamp !== this.stamp) {
+      reference.stamp = this.stamp;
+      reference.hit = reference.test(this);
+    }
+    return reference.hit;
   }
 
   /** Lowercase identifiers of the query (`a`, `t.a`, `s.t.a`), quotes removed. */
@@ -203,7 +275,7 @@ function compileAccessControl(definition: PolicyDefinition, config: AccessContro
       if (cidrs.length) {
         const address = view.address;
         // An event without a readable address proves nothing either way: it does not violate.
-        if (address !== null && !cidrs.some((c) => cidrContains(c, address))) {
+        if (address !== null && !cidrs.some((c) => view.addressIn(c))) {
           matched.push({ type: 'ip_restriction', reason: `${event.source_ip} is not in the allowed ranges (${ipText})` });
         }
       }
@@ -260,7 +332,7 @@ function compileQueryControl(definition: PolicyDefinition, config: QueryControlC
       if (!event.query || exempt(event)) return null;
       let hits: CompiledRule[] | undefined;
       for (const rule of rules) {
-        if (patternMatches(rule.pattern, event.query, view.folded)) (hits ??= []).push(rule);
+        if (view.queryMatches(rule.pattern)) (hits ??= []).push(rule);
       }
       if (!hits) return null;
       const actions = hits.map((r) => r.action);
@@ -297,19 +369,41 @@ function dedupeActions(actions: ExecutedAction[]): ExecutedAction[] {
 
 const COLUMN_PATTERN = /^(\*|[A-Za-z_][A-Za-z0-9_$]*)(\.([A-Za-z_][A-Za-z0-9_$]*|\*))?$/;
 
+/** Whether a query references a protected-column pattern; shared by equal patterns, memoized per event. */
+export interface ColumnReference {
+  test(view: EventView): boolean;
+  stamp: number;
+  hit: boolean;
+}
+
+const columnReferences = new Map<string, ColumnReference>();
+
 /** `col`, `*.col`, `table.col`, `table.*`: when does a query reference it? (textual, not a SQL parser) */
-function columnMatcher(pattern: string): (view: EventView) => boolean {
+function columnMatcher(pattern: string): ColumnReference {
   const lower = pattern.toLowerCase();
+  let reference = columnReferences.get(lower);
+  if (!reference) {
+    if (columnReferences.size >= 10_000) columnReferences.clear();
+    reference = { test: columnTest(lower), stamp: -1, hit: false };
+    columnReferences.set(lower, reference);
+  }
+  return reference;
+}
+
+function columnTest(lower: string): (view: EventView) => boolean {
   const [first, second] = lower.split('.') as [string, string | undefined];
   // Substring checks first: most queries name none of the protected identifiers, and then the
   // identifier set of the query is never built.
   if (second === undefined || first === '*') {
     const column = second ?? first;
-    return (view) => view.folded.includes(column) && view.queryIdentifiers.has(column);
+    const literal = sharedLiteral(column);
+    return (view) => view.contains(literal) && view.queryIdentifiers.has(column);
   }
-  if (second === '*') return (view) => view.folded.includes(first) && view.queryIdentifiers.has(first);
+  const firstLiteral = sharedLiteral(first);
+  if (second === '*') return (view) => view.contains(firstLiteral) && view.queryIdentifiers.has(first);
+  const secondLiteral = sharedLiteral(second);
   return (view) => {
-    if (!view.folded.includes(second) || !view.folded.includes(first)) return false;
+    if (!view.contains(secondLiteral) || !view.contains(firstLiteral)) return false;
     const ids = view.queryIdentifiers;
     return ids.has(`${first}.${second}`) || (ids.has(first) && ids.has(second));
   };
@@ -329,7 +423,7 @@ function compileDataProtection(definition: PolicyDefinition, config: DataProtect
     }
     return {
       rule,
-      columns: (rule.columns ?? []).map((c) => ({ text: c, test: columnMatcher(c) })),
+      columns: (rule.columns ?? []).map((c) => ({ text: c, reference: columnMatcher(c) })),
       classes: new Set((rule.classifications ?? []).map((c) => c.toLowerCase())),
     };
   });
@@ -346,21 +440,26 @@ function compileDataProtection(definition: PolicyDefinition, config: DataProtect
       if (exempt(event)) return null;
       const eventClasses = classificationsOf(event);
       const matched: MatchedCondition[] = [];
-      const masking: MaskingInstruction[] = [];
+      let masking: MaskingInstruction[] | undefined;
       for (const { rule, columns, classes } of rules) {
-        const hitColumns = event.query ? columns.filter((c) => c.test(view)).map((c) => c.text) : [];
-        const hitClasses = eventClasses.filter((c) => classes.has(c));
-        if (!hitColumns.length && !hitClasses.length) continue;
-        if (hitColumns.length) matched.push({ type: 'protected_column', reason: `rule "${rule.name}": the query references ${hitColumns.join(', ')}` });
-        if (hitClasses.length) matched.push({ type: 'classification', reason: `rule "${rule.name}": the data is classified ${hitClasses.join(', ')}` });
-        const instruction: MaskingInstruction = { rule: rule.name, method: rule.method, columns: hitColumns, classifications: hitClasses };
+        // Arrays only once something matched: most events reference no protected column.
+        let hitColumns: string[] | undefined;
+        if (event.query) {
+          for (const column of columns) if (view.references(column.reference)) (hitColumns ??= []).push(column.text);
+        }
+        let hitClasses: string[] | undefined;
+        for (const c of eventClasses) if (classes.has(c)) (hitClasses ??= []).push(c);
+        if (!hitColumns && !hitClasses) continue;
+        if (hitColumns) matched.push({ type: 'protected_column', reason: `rule "${rule.name}": the query references ${hitColumns.join(', ')}` });
+        if (hitClasses) matched.push({ type: 'classification', reason: `rule "${rule.name}": the data is classified ${hitClasses.join(', ')}` });
+        const instruction: MaskingInstruction = { rule: rule.name, method: rule.method, columns: hitColumns ?? [], classifications: hitClasses ?? [] };
         if (rule.method === 'partial') {
           instruction.show_first = rule.show_first ?? 0;
           instruction.show_last = rule.show_last ?? 4;
         }
-        masking.push(instruction);
+        (masking ??= []).push(instruction);
       }
-      if (!masking.length) return null;
+      if (!masking) return null;
       const who = event.user ? `user "${event.user}"` : 'an unknown user';
       return {
         ...base(definition),
@@ -377,11 +476,13 @@ function compileDataProtection(definition: PolicyDefinition, config: DataProtect
   };
 }
 
-function classificationsOf(event: EngineEvent): string[] {
+const NO_CLASSES: readonly string[] = [];
+
+function classificationsOf(event: EngineEvent): readonly string[] {
   const raw = event.details?.classifications ?? event.details?.classification;
   if (typeof raw === 'string') return [raw.toLowerCase()];
   if (Array.isArray(raw)) return raw.filter((c): c is string => typeof c === 'string').map((c) => c.toLowerCase());
-  return [];
+  return NO_CLASSES;
 }
 
 function fieldValue(event: EngineEvent, field: string): unknown {

@@ -38,6 +38,8 @@ export class SlidingWindows implements ThresholdState {
   }
 }
 
+const EMPTY_EVENT: EngineEvent = { type: '', database_id: '', timestamp: 0 };
+
 export type ApplyResult = 'applied' | 'stale' | 'invalid';
 
 /**
@@ -49,9 +51,12 @@ export type ApplyResult = 'applied' | 'stale' | 'invalid';
 export class PolicyEngine {
   private readonly versions = new Map<string, number>();
   private readonly active = new Map<string, CompiledPolicy>();
+  /** Per database: its own policies then the `*` ones, rebuilt on the first event after a change. */
   private byDatabase = new Map<string, CompiledPolicy[]>();
   private everywhere: CompiledPolicy[] = [];
   private dirty = false;
+  // One view for every event: evaluation is synchronous and the view holds nothing past it.
+  private readonly view = new EventView(EMPTY_EVENT);
   readonly thresholds = new SlidingWindows();
 
   /** Applies a policy snapshot. `invalid`: the config does not compile (the policy is not enforced). */
@@ -89,6 +94,7 @@ export class PolicyEngine {
         }
       }
     }
+    for (const list of byDatabase.values()) list.push(...everywhere);
     this.byDatabase = byDatabase;
     this.everywhere = everywhere;
     this.dirty = false;
@@ -97,16 +103,17 @@ export class PolicyEngine {
   /** The evaluations of every enabled policy of the event's database that triggers. */
   evaluate(event: EngineEvent): PolicyEvaluation[] {
     if (this.dirty) this.index();
-    const own = this.byDatabase.get(event.database_id);
-    if (!own && !this.everywhere.length) return [];
-    const view = new EventView(event);
+    const plan = this.byDatabase.get(event.database_id) ?? this.everywhere;
     const out: PolicyEvaluation[] = [];
-    for (const list of [own, this.everywhere]) {
-      if (!list) continue;
-      for (const policy of list) {
+    if (!plan.length) return out;
+    const view = this.view.reset(event);
+    try {
+      for (const policy of plan) {
         const result = policy.evaluate(view, this.thresholds);
         if (result) out.push(result);
       }
+    } finally {
+      view.reset(EMPTY_EVENT); // drop the reference to the event
     }
     return out;
   }

@@ -18,6 +18,51 @@ export interface CompiledPattern {
    */
   literals: string[][];
   regex: RE2JS;
+  /** `literals` as shared prefilter literals, so an event tests each distinct literal once. */
+  prefilter: SharedLiteral[][];
+  /** Per-event memo of the query test (see `EventView.queryMatches`): the event's stamp and answer. */
+  stamp: number;
+  hit: boolean;
+}
+
+/**
+ * A prefilter literal shared by every pattern that needs it: whether an event's folded query
+ * contains it is computed once per event (`stamp` is the event's) however many rules ask.
+ */
+export interface SharedLiteral {
+  readonly text: string;
+  /**
+   * The literal's first GATE_LENGTH characters, for longer literals: rule templates often differ
+   * only in a suffix (`benchmark1(`, `benchmark2(`, ...), and one absent gate answers for all.
+   */
+  readonly gate: SharedLiteral | undefined;
+  stamp: number;
+  present: boolean;
+}
+
+const GATE_LENGTH = 4;
+
+// Patterns and literals recur across the policies of a database (the same rule template in many
+// policies); interning them lets an event test each distinct one once. Literals are small: their
+// table is bounded and starts again past the limit, which only costs sharing, never correctness.
+// Compiled patterns can be large, so the table holds them weakly: they live as long as a policy
+// uses them.
+const LITERAL_LIMIT = 10_000;
+const internedLiterals = new Map<string, SharedLiteral>();
+const internedPatterns = new Map<string, WeakRef<CompiledPattern>>();
+const forgetPattern = new FinalizationRegistry<string>((key) => {
+  if (internedPatterns.get(key)?.deref() === undefined) internedPatterns.delete(key);
+});
+
+export function sharedLiteral(text: string): SharedLiteral {
+  let literal = internedLiterals.get(text);
+  if (!literal) {
+    if (internedLiterals.size >= LITERAL_LIMIT) internedLiterals.clear();
+    const gate = text.length > GATE_LENGTH ? sharedLiteral(text.slice(0, GATE_LENGTH)) : undefined;
+    literal = { text, gate, stamp: -1, present: false };
+    internedLiterals.set(text, literal);
+  }
+  return literal;
 }
 
 export class PatternError extends Error {}
@@ -25,6 +70,9 @@ export class PatternError extends Error {}
 export const MAX_PATTERN_LENGTH = 4096;
 
 export function compilePattern(source: string, caseSensitive = false): CompiledPattern {
+  const key = `${caseSensitive ? 's' : 'i'}${source}`;
+  const interned = internedPatterns.get(key)?.deref();
+  if (interned) return interned;
   if (source.length > MAX_PATTERN_LENGTH) throw new PatternError(`is longer than ${MAX_PATTERN_LENGTH} characters`);
   let regex: RE2JS;
   try {
@@ -34,7 +82,18 @@ export function compilePattern(source: string, caseSensitive = false): CompiledP
   }
   // A huge program (e.g. a{1000}{1000}) is linear but slow; refuse it at save time.
   if (regex.programSize() > 20_000) throw new PatternError('is too complex (RE2 program larger than 20000 instructions)');
-  return { source, literals: prefilterOf(source), regex };
+  const literals = prefilterOf(source);
+  const pattern: CompiledPattern = {
+    source,
+    literals,
+    regex,
+    prefilter: literals.map((all) => all.map(sharedLiteral)),
+    stamp: -1,
+    hit: false,
+  };
+  internedPatterns.set(key, new WeakRef(pattern));
+  forgetPattern.register(pattern, key);
+  return pattern;
 }
 
 /**
