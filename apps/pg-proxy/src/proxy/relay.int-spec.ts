@@ -2,7 +2,9 @@ import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import { createTestDatabase, type TestDatabase, waitFor } from '@vigil/testing';
+import { createServiceDataSource, runMigrations } from '@vigil/database';
 import { Client } from 'pg';
+import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { bind, describe as describeMsg, encodeCancel, encodeStartup, execute, MessageReader, MessageWriter, parse } from '../protocol/messages';
 import { startTestProxy, type TestProxy } from '../testing/test-proxy';
 
@@ -225,6 +227,30 @@ describe('relay through the proxy, compared with a direct connection', () => {
       expect(typeof r.id).toBe('string');
     }
     expect(typeof queries[0]!.duration_ms).toBe('number');
+  });
+
+  it("runs an ORM's migrations (TypeORM, under an advisory lock, one transaction each) through the proxy", async () => {
+    class CreateWidgets1700000000001 implements MigrationInterface {
+      async up(q: QueryRunner) {
+        await q.query('CREATE TABLE orm.widgets (id serial PRIMARY KEY, name text NOT NULL UNIQUE)');
+        await q.query('CREATE INDEX widgets_name ON orm.widgets (lower(name))');
+      }
+      async down(q: QueryRunner) {
+        await q.query('DROP TABLE orm.widgets');
+      }
+    }
+    class SeedWidgets1700000000002 implements MigrationInterface {
+      async up(q: QueryRunner) {
+        await q.query('INSERT INTO orm.widgets (name) VALUES ($1), ($2)', ['a', 'b']);
+      }
+      async down() {}
+    }
+    const source = createServiceDataSource({ url: proxy.url(db.name), schema: 'orm', migrations: [CreateWidgets1700000000001, SeedWidgets1700000000002], poolSize: 2, applicationName: 'orm-test' });
+    await source.initialize();
+    expect(await runMigrations(source, 'orm')).toEqual(['CreateWidgets1700000000001', 'SeedWidgets1700000000002']);
+    expect(await runMigrations(source, 'orm')).toEqual([]);
+    expect(await source.query('SELECT name FROM orm.widgets ORDER BY id')).toEqual([{ name: 'a' }, { name: 'b' }]);
+    await source.destroy();
   });
 
   it('records a failed login', async () => {

@@ -1,0 +1,54 @@
+import { decodeBind, decodeDataRow, decodeFields, decodeParse, decodeStartup, encodeDataRow, encodeStartup, errorResponse, MessageReader, MessageWriter, parse, PROTOCOL_V3, rowsOfTag } from './messages';
+
+describe('PostgreSQL message framing', () => {
+  it('cuts a stream split at arbitrary places into whole messages', () => {
+    const stream = Buffer.concat([parse('s1', 'SELECT $1', [23]), new MessageWriter().finish('S'), parse('', 'SELECT 2')]);
+    for (let cut = 1; cut < stream.length; cut += 3) {
+      const reader = new MessageReader();
+      const seen: string[] = [];
+      for (const part of [stream.subarray(0, cut), stream.subarray(cut)]) {
+        reader.push(part);
+        let m;
+        while ((m = reader.next())) seen.push(m.type === 'P' ? `P:${decodeParse(m.body).text}` : m.type);
+      }
+      expect(seen).toEqual(['P:SELECT $1', 'S', 'P:SELECT 2']);
+    }
+  });
+
+  it('reads startup packets and their parameters', () => {
+    const reader = new MessageReader();
+    reader.push(encodeStartup({ user: 'ada', database: 'shop', application_name: 'psql' }));
+    const decoded = decodeStartup(reader.nextStartup()!);
+    expect(decoded).toEqual({ code: PROTOCOL_V3, startup: { protocol: PROTOCOL_V3, params: { user: 'ada', database: 'shop', application_name: 'psql' } } });
+  });
+
+  it('refuses absurd lengths', () => {
+    const reader = new MessageReader();
+    reader.push(Buffer.from([0x51, 0, 0, 0, 1]));
+    expect(() => reader.next()).toThrow(/invalid message length/);
+  });
+
+  it('decodes Bind with NULL and text parameters', () => {
+    const body = new MessageWriter().cstring('p').cstring('s').int16(0).int16(2).int32(-1).int32(2).bytes(Buffer.from('hi')).int16(1).int16(0).finish('B').subarray(5);
+    expect(decodeBind(body)).toEqual({ portal: 'p', statement: 's', paramFormats: [], params: [null, Buffer.from('hi')], resultFormats: [0] });
+  });
+
+  it('round-trips DataRow values, NULL included', () => {
+    const values = [Buffer.from('a'), null, Buffer.from('')];
+    expect(decodeDataRow(encodeDataRow(values).subarray(5))).toEqual(values);
+  });
+
+  it('builds an ErrorResponse clients read back', () => {
+    const raw = errorResponse({ code: '42501', message: 'no', detail: 'policy x' });
+    expect(raw[0]).toBe(0x45);
+    expect(decodeFields(raw.subarray(5))).toEqual({ S: 'ERROR', V: 'ERROR', C: '42501', M: 'no', D: 'policy x' });
+  });
+
+  it.each([
+    ['SELECT 3', 3],
+    ['INSERT 0 2', 2],
+    ['UPDATE 5', 5],
+    ['COPY 10', 10],
+    ['CREATE TABLE', null],
+  ])('reads rows from the tag %s', (tag, rows) => expect(rowsOfTag(tag)).toBe(rows));
+});

@@ -1,0 +1,41 @@
+import { loadSqlParser, mayHoldSeveralStatements, SqlAnalyzer } from './sql-analyzer';
+
+beforeAll(() => loadSqlParser());
+
+describe('SQL analysis with the PostgreSQL parser', () => {
+  const analyzer = new SqlAnalyzer();
+
+  it('splits a multi-statement string into statements with their own text, type and objects', () => {
+    const { statements } = analyzer.analyze("BEGIN; UPDATE shop.orders SET paid = true WHERE id = 1; DELETE FROM carts; SELECT ';' AS semi FROM a JOIN b ON a.id = b.id; COMMIT");
+    expect(statements!.map((s) => [s.text, s.type, s.objects])).toEqual([
+      ['BEGIN', 'BEGIN', []],
+      ['UPDATE shop.orders SET paid = true WHERE id = 1', 'UPDATE', ['shop.orders']],
+      ['DELETE FROM carts', 'DELETE', ['carts']],
+      ["SELECT ';' AS semi FROM a JOIN b ON a.id = b.id", 'SELECT', ['a', 'b']],
+      ['COMMIT', 'COMMIT', []],
+    ]);
+  });
+
+  it('names DDL and COPY direction', () => {
+    const [drop, create, copyOut, copyIn] = analyzer.analyze('DROP TABLE x; CREATE TABLE y (a int); COPY y TO STDOUT; COPY y FROM STDIN').statements!;
+    expect([drop!.type, drop!.ddl, create!.type, create!.ddl]).toEqual(['DROP TABLE', true, 'CREATE TABLE', true]);
+    expect([copyOut!.copyTo, copyIn!.copyTo]).toEqual([true, false]);
+  });
+
+  it('finds columns read by computed output expressions, not plain column references', () => {
+    const [s] = analyzer.analyze("SELECT id, ssn AS x, upper(c.email), coalesce(phone, '') || 'x' FROM customers c").statements!;
+    expect(s!.computedColumnRefs.sort()).toEqual(['email', 'phone']);
+  });
+
+  it('answers null for text that does not parse (the server reports the error)', () => {
+    expect(analyzer.analyze('SELEC 1').statements).toBeNull();
+  });
+
+  it.each([
+    ['SELECT 1', false],
+    ['SELECT 1;', false],
+    ['SELECT 1; ', false],
+    ['SELECT 1; SELECT 2', true],
+    ["SELECT ';x'", true],
+  ])('tells cheaply whether %j may hold several statements', (text, several) => expect(mayHoldSeveralStatements(text)).toBe(several));
+});
