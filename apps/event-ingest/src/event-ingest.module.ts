@@ -4,6 +4,7 @@ import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
 import { eventIngestMigrations } from './database/migrations';
 import { EVENT_INGEST_SCHEMA } from './database/schema';
+import { DatabasesModule } from './databases/databases.module';
 import { EnforcementModule } from './enforcement/enforcement.module';
 import { EventsController } from './events/events.controller';
 import { EventPartitions } from './events/event-partitions.service';
@@ -14,6 +15,7 @@ import { PartitionsRepository } from './events/partitions.repository';
 import { AuditIngestConsumer } from './ingest/audit-ingest.consumer';
 import { IngestController } from './ingest/ingest.controller';
 import { IngestService } from './ingest/ingest.service';
+import { ReportsModule } from './reports/reports.module';
 
 @Module({})
 export class EventIngestModule {
@@ -25,6 +27,8 @@ export class EventIngestModule {
         DatabaseModule.forService({ schema: EVENT_INGEST_SCHEMA, migrations: eventIngestMigrations }),
         MessagingModule.forService(),
         EnforcementModule,
+        DatabasesModule,
+        ReportsModule,
       ],
       controllers: [IngestController, EventsController],
       providers: [EventsRepository, EventsService, EventsRelay, PartitionsRepository, EventPartitions, IngestService, AuditIngestConsumer],

@@ -13,4 +13,6 @@ export * from './rpc/patterns';
 export * from './webhooks/webhooks';
 export * from './alerts/alerts';
 export * from './access/access';
+export * from './databases/databases';
+export * from './reports/reports';
 export * from './version';

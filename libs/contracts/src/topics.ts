@@ -19,6 +19,10 @@ export const Topics = {
   alertEvents: 'alert.events.v1',
   /** Revoked API keys, refresh-token families and access tokens. Key: credential id. Producer: auth. */
   credentialRevocations: 'auth.credential-revocations.v1',
+  /** database.connected / .disconnected / .error (DatabaseStatusChangedSchema). Key: database id. Producer: event-ingest. */
+  databaseStatus: 'database.status.v1',
+  /** report.generated (ReportGeneratedSchema). Key: report id. Producer: event-ingest. */
+  reportEvents: 'report.events.v1',
 } as const;
 
 export type TopicName = (typeof Topics)[keyof typeof Topics];
@@ -59,6 +63,10 @@ export const TopicSpecs: readonly TopicSpec[] = [
   // Replayed by every gateway replica at start: retention must outlive an access token (1 h).
   { name: Topics.credentialRevocations, partitions: 3, config: { 'retention.ms': String(2 * DAY_MS) } },
   { name: deadLetterTopic(Topics.credentialRevocations), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },
+  { name: Topics.databaseStatus, partitions: 3, config: { 'retention.ms': String(7 * DAY_MS) } },
+  { name: deadLetterTopic(Topics.databaseStatus), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },
+  { name: Topics.reportEvents, partitions: 3, config: { 'retention.ms': String(7 * DAY_MS) } },
+  { name: deadLetterTopic(Topics.reportEvents), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },
 ];
 
 /** Message headers every Vigil message carries. */

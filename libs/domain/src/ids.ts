@@ -16,6 +16,7 @@ export const IdPrefixes = {
   apiKey: 'key',
   client: 'cli',
   report: 'rpt',
+  reportSchedule: 'rps',
 } as const;
 
 export type IdKind = keyof typeof IdPrefixes;

@@ -4,7 +4,9 @@ import {
   type AuditEvent,
   AuditEventSchema,
   createEnvelopeValidator,
+  databaseStatusChangedValidator,
   type EventEnvelope,
+  reportGeneratedValidator,
   type PolicyChanged,
   policyChangedValidator,
   Topics,
@@ -89,5 +91,15 @@ export const webhookSources: readonly WebhookSource[] = [
         const envelope = e as EventEnvelope<AlertLifecycle>;
         return { id: envelope.id, type: envelope.type, occurred_at: envelope.occurred_at, data: { ...envelope.data } };
       }),
+  },
+  // database.connected / .disconnected / .error and report.generated (docs/reports.md): the envelope
+  // type is the webhook type and its data the webhook data.
+  {
+    topic: Topics.databaseStatus,
+    decode: (message) => single(jsonWithHeaderId(message, (v) => databaseStatusChangedValidator.validate(v)), (e) => ({ id: e.id, type: e.type, occurred_at: e.occurred_at, data: { ...e.data } })),
+  },
+  {
+    topic: Topics.reportEvents,
+    decode: (message) => single(jsonWithHeaderId(message, (v) => reportGeneratedValidator.validate(v)), (e) => ({ id: e.id, type: e.type, occurred_at: e.occurred_at, data: { ...e.data } })),
   },
 ];

@@ -7,6 +7,7 @@ import { operationOf } from '../events/event-query';
 import { EVENTS_RELAY_CHANNEL } from '../events/events.relay';
 import { EventsRepository, type StoredEvent } from '../events/events.repository';
 import { EnforcementService } from '../enforcement/enforcement.service';
+import { DatabaseMonitor } from '../databases/database-monitor.service';
 
 export enum IngestErrorCode {
   InvalidRecords = 'invalid_audit_records',
@@ -19,6 +20,7 @@ export class IngestService {
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(EventsRepository) private readonly events: EventsRepository,
     @Inject(EnforcementService) private readonly enforcement: EnforcementService,
+    @Inject(DatabaseMonitor) private readonly databases: DatabaseMonitor,
   ) {}
 
   /** All or nothing: one invalid record refuses the whole request (decisions.md). */
@@ -70,6 +72,8 @@ export class IngestService {
     const fresh = candidates.filter((e) => !replaced.has(e.id));
     // Policy enforcement: policy.violation / policy.match events join the batch (docs/policies.md).
     fresh.push(...(await this.enforcement.enforce(manager, fresh)));
+    // Registry activity, discovery and database.* status changes (docs/reports.md#databases).
+    await this.databases.record(manager, fresh);
     if (fresh.length) {
       // Last step before commit: the sequence row stays locked until then (docs/events.md#ordering).
       // The events table is the outbox of audit.events.v1: EventsRelay publishes by sequence.

@@ -73,6 +73,26 @@ export const RpcPatterns = {
     violations: 'policy.policies.violations',
     snapshots: 'policy.policies.snapshots',
   },
+  databases: {
+    create: 'event-ingest.databases.create',
+    list: 'event-ingest.databases.list',
+    get: 'event-ingest.databases.get',
+    update: 'event-ingest.databases.update',
+    delete: 'event-ingest.databases.delete',
+  },
+  reports: {
+    types: 'event-ingest.reports.types',
+    create: 'event-ingest.reports.create',
+    list: 'event-ingest.reports.list',
+    get: 'event-ingest.reports.get',
+    content: 'event-ingest.reports.content',
+    delete: 'event-ingest.reports.delete',
+    schedulesCreate: 'event-ingest.report-schedules.create',
+    schedulesList: 'event-ingest.report-schedules.list',
+    schedulesGet: 'event-ingest.report-schedules.get',
+    schedulesUpdate: 'event-ingest.report-schedules.update',
+    schedulesDelete: 'event-ingest.report-schedules.delete',
+  },
 } as const;
 
 /**

@@ -1,0 +1,205 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Cell, ReportDocument, ReportSection } from './report-document';
+import { ROW_LIMIT } from './report-document';
+import { relevantFilter, type ReportDefinition, type SectionDefinition } from './report-definitions';
+
+export interface ReportScope {
+  report_id: string;
+  schedule_id: string | null;
+  period_start: Date;
+  period_end: Date;
+  /** Empty: every database. */
+  databases: string[];
+}
+
+const EVENTS = 'event_ingest.events';
+const ALERTS_NOTE =
+  'Alert records are not available to report generation in this version (the alerts service does not expose them yet); ' +
+  'policy violations that asked for alerts are listed under Policy violations.';
+
+/**
+ * Computes a report from stored audit events (docs/reports.md#generation). Two scans of the period:
+ * one counts every event per database, type and severity (totals and coverage); one keeps only the
+ * events some section needs in a temporary table, which the sections then read. Partition pruning
+ * limits both to the period's daily partitions.
+ */
+@Injectable()
+export class ReportGenerator {
+  async generate(
+    manager: EntityManager,
+    definition: ReportDefinition,
+    scope: ReportScope,
+    names: Map<string, string>,
+    progress: (percent: number) => Promise<void>,
+  ): Promise<ReportDocument> {
+    const dbs = scope.databases.length ? scope.databases : null;
+    const base = [scope.period_start, scope.period_end, dbs];
+    const where = `"timestamp" >= $1 AND "timestamp" < $2 AND ($3::text[] IS NULL OR database_id = ANY($3::text[]))`;
+
+    const totals: { database_id: string; type: string; severity: string; count: string; first_at: Date; last_at: Date }[] = await manager.query(
+      `SELECT database_id, type, severity, count(*) AS count, min("timestamp") AS first_at, max("timestamp") AS last_at
+       FROM ${EVENTS} WHERE ${where} GROUP BY 1, 2, 3`,
+      base,
+    );
+    await progress(40);
+
+    const relevant = relevantFilter(definition);
+    await manager.query(`DROP TABLE IF EXISTS report_rows`);
+    await manager.query(
+      `CREATE TEMP TABLE report_rows ON COMMIT DROP AS
+       SELECT id, type, severity, database_id, "timestamp", user_name, source_ip, operation, policy_id,
+              left(details->>'query', 300) AS query
+       FROM ${EVENTS}
+       WHERE ${where} AND (type = ANY($4::text[]) OR (type = 'database.query' AND operation = ANY($5::text[])))`,
+      [...base, relevant.types, relevant.operations],
+    );
+    await manager.query(`ANALYZE report_rows`);
+    await progress(70);
+
+    const sections: ReportSection[] = [];
+    for (const section of definition.sections) sections.push(await this.section(manager, section, totals, names));
+    await progress(90);
+
+    const byType = new Map<string, { type: string; severity: string; count: number }>();
+    for (const t of totals) {
+      const key = `${t.type}|${t.severity}`;
+      const entry = byType.get(key) ?? { type: t.type, severity: t.severity, count: 0 };
+      entry.count += Number(t.count);
+      byType.set(key, entry);
+    }
+    const summary: Record<string, number> = {
+      total_events: totals.reduce((n, t) => n + Number(t.count), 0),
+      databases_with_events: new Set(totals.map((t) => t.database_id)).size,
+    };
+    for (const s of sections) if (s.available) summary[s.id] = s.metrics.events ?? s.metrics.violations ?? s.metrics.attempts ?? 0;
+    const scopeIds = scope.databases.length ? scope.databases : [...new Set(totals.map((t) => t.database_id))].sort();
+    return {
+      report_id: scope.report_id,
+      type: definition.type,
+      title: definition.title,
+      framework: definition.framework,
+      generated_at: new Date().toISOString(),
+      period: { start: scope.period_start.toISOString(), end: scope.period_end.toISOString() },
+      scope: { all_databases: !scope.databases.length, databases: scopeIds.map((id) => ({ id, name: names.get(id) ?? null })) },
+      schedule_id: scope.schedule_id,
+      summary,
+      events_by_type: [...byType.values()].sort((a, b) => a.type.localeCompare(b.type) || a.severity.localeCompare(b.severity)),
+      sections,
+    };
+  }
+
+  private async section(
+    manager: EntityManager,
+    section: SectionDefinition,
+    totals: { database_id: string; count: string; first_at: Date; last_at: Date }[],
+    names: Map<string, string>,
+  ): Promise<ReportSection> {
+    const out: ReportSection = {
+      id: section.id,
+      title: section.title,
+      controls: section.controls,
+      description: section.description,
+      available: true,
+      metrics: {},
+      columns: [],
+      rows: [],
+      truncated: false,
+    };
+    const match = `(type = ANY($1::text[]) OR (type = 'database.query' AND operation = ANY($2::text[])))`;
+    const params = [section.filter.types ?? [], section.filter.operations ?? []];
+    const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+    switch (section.kind) {
+      case 'alerts':
+        return { ...out, available: false, note: ALERTS_NOTE };
+      case 'coverage': {
+        const byDb = new Map<string, { events: number; first: Date; last: Date }>();
+        for (const t of totals) {
+          const e = byDb.get(t.database_id) ?? { events: 0, first: t.first_at, last: t.last_at };
+          e.events += Number(t.count);
+          if (t.first_at < e.first) e.first = t.first_at;
+          if (t.last_at > e.last) e.last = t.last_at;
+          byDb.set(t.database_id, e);
+        }
+        const rows = [...byDb.entries()].sort((a, b) => a[0].localeCompare(b[0]));
+        out.metrics = { databases: rows.length, events: rows.reduce((n, [, e]) => n + e.events, 0) };
+        out.columns = ['database_id', 'database_name', 'events', 'first_event_at', 'last_event_at'];
+        out.rows = rows.slice(0, ROW_LIMIT).map(([id, e]) => [id, names.get(id) ?? null, e.events, iso(e.first), iso(e.last)]);
+        out.truncated = rows.length > ROW_LIMIT;
+        return out;
+      }
+      case 'by_user': {
+        const [m] = await manager.query(
+          `SELECT count(*)::bigint AS events, count(DISTINCT user_name)::bigint AS users FROM report_rows WHERE ${match}`,
+          params,
+        );
+        out.metrics = { events: Number(m.events), users: Number(m.users) };
+        out.columns = ['user', 'events', 'databases', 'first_at', 'last_at'];
+        const rows: { user_name: string | null; events: string; databases: string; first_at: Date; last_at: Date }[] = await manager.query(
+          `SELECT user_name, count(*) AS events, count(DISTINCT database_id) AS databases, min("timestamp") AS first_at, max("timestamp") AS last_at
+           FROM report_rows WHERE ${match} GROUP BY user_name ORDER BY count(*) DESC, user_name NULLS LAST LIMIT ${ROW_LIMIT + 1}`,
+          params,
+        );
+        out.rows = rows.slice(0, ROW_LIMIT).map((r) => [r.user_name, Number(r.events), Number(r.databases), iso(r.first_at), iso(r.last_at)]);
+        out.truncated = rows.length > ROW_LIMIT;
+        return out;
+      }
+      case 'by_user_ip': {
+        const [m] = await manager.query(
+          `SELECT count(*)::bigint AS attempts, count(DISTINCT user_name)::bigint AS users, count(DISTINCT source_ip)::bigint AS source_ips
+           FROM report_rows WHERE ${match}`,
+          params,
+        );
+        out.metrics = { attempts: Number(m.attempts), users: Number(m.users), source_ips: Number(m.source_ips) };
+        out.columns = ['user', 'source_ip', 'attempts', 'databases', 'last_attempt_at'];
+        const rows: { user_name: string | null; source_ip: string | null; attempts: string; databases: string; last_at: Date }[] = await manager.query(
+          `SELECT user_name, source_ip, count(*) AS attempts, count(DISTINCT database_id) AS databases, max("timestamp") AS last_at
+           FROM report_rows WHERE ${match} GROUP BY user_name, source_ip ORDER BY count(*) DESC, user_name NULLS LAST, source_ip NULLS LAST LIMIT ${ROW_LIMIT + 1}`,
+          params,
+        );
+        out.rows = rows.slice(0, ROW_LIMIT).map((r) => [r.user_name, r.source_ip, Number(r.attempts), Number(r.databases), iso(r.last_at)]);
+        out.truncated = rows.length > ROW_LIMIT;
+        return out;
+      }
+      case 'list': {
+        const [m] = await manager.query(`SELECT count(*)::bigint AS events, count(DISTINCT user_name)::bigint AS users FROM report_rows WHERE ${match}`, params);
+        out.metrics = { events: Number(m.events), users: Number(m.users) };
+        out.columns = ['timestamp', 'event_id', 'database_id', 'user', 'source_ip', 'type', 'operation', 'query'];
+        const rows: { timestamp: Date; id: string; database_id: string; user_name: string | null; source_ip: string | null; type: string; operation: string | null; query: string | null }[] =
+          await manager.query(
+            `SELECT "timestamp", id, database_id, user_name, source_ip, type, operation, query FROM report_rows WHERE ${match}
+             ORDER BY "timestamp" DESC, id DESC LIMIT ${ROW_LIMIT + 1}`,
+            params,
+          );
+        out.rows = rows.slice(0, ROW_LIMIT).map((r): Cell[] => [iso(r.timestamp), r.id, r.database_id, r.user_name, r.source_ip, r.type, r.operation, r.query]);
+        out.truncated = rows.length > ROW_LIMIT;
+        return out;
+      }
+      case 'by_type': {
+        const rows: { type: string; severity: string; events: string; users: string; last_at: Date }[] = await manager.query(
+          `SELECT type, severity, count(*) AS events, count(DISTINCT user_name) AS users, max("timestamp") AS last_at
+           FROM report_rows WHERE ${match} GROUP BY type, severity ORDER BY type, severity`,
+          params,
+        );
+        out.metrics = { events: rows.reduce((n, r) => n + Number(r.events), 0) };
+        for (const r of rows) out.metrics[r.type] = (out.metrics[r.type] ?? 0) + Number(r.events);
+        out.columns = ['type', 'severity', 'events', 'users', 'last_at'];
+        out.rows = rows.map((r) => [r.type, r.severity, Number(r.events), Number(r.users), iso(r.last_at)]);
+        return out;
+      }
+      case 'by_policy': {
+        const rows: { policy_id: string | null; severity: string; violations: string; users: string; last_at: Date }[] = await manager.query(
+          `SELECT policy_id, severity, count(*) AS violations, count(DISTINCT user_name) AS users, max("timestamp") AS last_at
+           FROM report_rows WHERE ${match} GROUP BY policy_id, severity ORDER BY count(*) DESC, policy_id LIMIT ${ROW_LIMIT + 1}`,
+          params,
+        );
+        const [m] = await manager.query(`SELECT count(*)::bigint AS violations, count(DISTINCT policy_id)::bigint AS policies FROM report_rows WHERE ${match}`, params);
+        out.metrics = { violations: Number(m.violations), policies: Number(m.policies) };
+        out.columns = ['policy_id', 'severity', 'violations', 'users', 'last_at'];
+        out.rows = rows.slice(0, ROW_LIMIT).map((r) => [r.policy_id, r.severity, Number(r.violations), Number(r.users), iso(r.last_at)]);
+        out.truncated = rows.length > ROW_LIMIT;
+        return out;
+      }
+    }
+  }
+}
