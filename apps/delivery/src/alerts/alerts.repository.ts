@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AlertListRequest } from '@vigil/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
+import { rowsOf } from '../database/rows';
 import type { AlertContext, NewAlert } from './alert-sources';
 
 export interface AlertRow {
@@ -68,7 +69,7 @@ export class AlertsRepository {
 
   /** Folds one more occurrence into an open alert; `severity` set = escalated at the same time. */
   async recordOccurrence(manager: EntityManager, id: string, alert: NewAlert, severity: string | null): Promise<AlertRow> {
-    const [row]: AlertRow[] = await manager.query(
+    const [row] = rowsOf<AlertRow>(await manager.query(
       `UPDATE delivery.alerts SET
          occurrences = occurrences + 1,
          last_seen_at = GREATEST(last_seen_at, $2::timestamptz),
@@ -83,7 +84,7 @@ export class AlertsRepository {
          updated_at = now()
        WHERE id = $1 RETURNING ${COLUMNS}`,
       [id, alert.occurred_at, alert.event_ids, alert.channels, JSON.stringify(alert.context), JSON.stringify(alert.raw_event ?? null), severity],
-    );
+    ));
     return row!;
   }
 
@@ -93,7 +94,7 @@ export class AlertsRepository {
   }
 
   async setState(manager: EntityManager, id: string, change: { status?: string; severity?: string }): Promise<AlertRow> {
-    const [row]: AlertRow[] = await manager.query(
+    const [row] = rowsOf<AlertRow>(await manager.query(
       `UPDATE delivery.alerts SET
          status = COALESCE($2, status),
          severity = COALESCE($3, severity),
@@ -103,7 +104,7 @@ export class AlertsRepository {
          updated_at = now()
        WHERE id = $1 RETURNING ${COLUMNS}`,
       [id, change.status ?? null, change.severity ?? null],
-    );
+    ));
     return row!;
   }
 
