@@ -7,6 +7,8 @@ import type { EventIngestConfig } from '../event-ingest.service-definition';
 import { EventsRepository } from './events.repository';
 
 export const EVENTS_RELAY_CHANNEL = 'vigil_events_relay';
+/** Largest publish to the bus at once (characters of message values, a little under Kafka's default limit). */
+const PUBLISH_SLICE_BYTES = 512 * 1024;
 
 interface ListenerClient {
   on(event: 'notification' | 'error', listener: (arg?: unknown) => void): void;
@@ -122,7 +124,21 @@ export class EventsRelay implements OnApplicationBootstrap, BeforeApplicationShu
         if (correlationId) headers[MessageHeaders.correlationId] = correlationId;
         return { key: event.database_id, value: JSON.stringify(toEnvelope(event, correlationId)), headers };
       });
-      await this.bus.publish([{ topic: Topics.auditEvents, messages }]);
+      // Kafka refuses a record batch over message.max.bytes (1 MiB by default): publish in slices
+      // of at most PUBLISH_SLICE_BYTES, in order, before the mark moves.
+      let slice: OutgoingMessage[] = [];
+      let bytes = 0;
+      for (const message of messages) {
+        const size = message.value.length + 200;
+        if (slice.length && bytes + size > PUBLISH_SLICE_BYTES) {
+          await this.bus.publish([{ topic: Topics.auditEvents, messages: slice }]);
+          slice = [];
+          bytes = 0;
+        }
+        slice.push(message);
+        bytes += size;
+      }
+      if (slice.length) await this.bus.publish([{ topic: Topics.auditEvents, messages: slice }]);
       await manager.query(`UPDATE event_ingest.event_relay SET published_seq = $1::bigint, updated_at = now()`, [rows[rows.length - 1]!.seq]);
       this.published += rows.length;
       return rows.length;

@@ -23,8 +23,8 @@ export enum EventsErrorCode {
 
 /** Deepest OFFSET a page number may reach; beyond it, `cursor` pages at constant cost. */
 export const MAX_LIST_OFFSET = 10_000;
-/** `total` is exact up to this many matches, then the planner's estimate. */
-export const EXACT_COUNT_UP_TO = 10_000;
+/** `total` is exact up to this many matches, then the planner's estimate (total_estimated). */
+export const EXACT_COUNT_UP_TO = 1000;
 const RELATED_LIMIT = 20;
 
 /** Reads of stored audit events: the list, one event, aggregates, search and the stream's replay. */

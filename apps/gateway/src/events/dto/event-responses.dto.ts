@@ -21,7 +21,7 @@ export class EventListItemDto {
 }
 
 export class EventsPaginationDto {
-  @ApiProperty({ description: 'Matching events; exact up to 10000, then the planner estimate (total_estimated).' }) total!: number;
+  @ApiProperty({ description: 'Matching events; exact up to 1000, then the planner estimate (total_estimated).' }) total!: number;
   @ApiProperty() total_estimated!: boolean;
   @ApiProperty() page!: number;
   @ApiProperty() per_page!: number;

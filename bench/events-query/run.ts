@@ -1,0 +1,126 @@
+/**
+ * Events query benchmark (issue 5), on this machine, traffic on 127.0.0.1 only.
+ *
+ * Loads BENCH_ROWS events (default 1,000,000; the issue's figure is for 10,000,000, set
+ * BENCH_ROWS=10000000 with time to spare) spread over BENCH_DAYS days (default 10) into daily
+ * partitions, 50 databases, 1000 users, the 12 catalog types; then runs the whole system on that
+ * database and measures through HTTP (gateway -> RPC -> PostgreSQL):
+ *   - GET /v1/events?database_id=..&start_date=<1 h ago>      (one database, last hour)
+ *   - GET /v1/events?user=..                                  (one user)
+ *   - GET /v1/events?type=security.*&severity=critical        (type wildcard + severity)
+ *   - POST /v1/events/aggregate {count, last 24h, group_by database_name}
+ * Baseline in the same run: GET /health/live on the gateway (the HTTP floor).
+ *
+ * Run: npm run bench:events-query
+ */
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSystem } from '../../apps/standalone/src/standalone';
+import { http, login } from '../../apps/standalone/src/testing/http';
+import { eventIngestMigrations } from '../../apps/event-ingest/src/database/migrations';
+import { createServiceDataSource, runMigrations } from '../../libs/platform/database/src';
+import { createTestDatabase, freePort } from '../../libs/platform/testing/src';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const DAYS = Number(process.env.BENCH_DAYS ?? 10);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+const DAY = 86_400_000;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function main() {
+  const db = await createTestDatabase();
+  const dataSource = createServiceDataSource({ url: db.url, schema: 'event_ingest', migrations: eventIngestMigrations, poolSize: 2, applicationName: 'bench' });
+  await dataSource.initialize();
+  await runMigrations(dataSource, 'event_ingest');
+  const now = Date.now();
+  // Daily partitions for the whole range, as EventPartitions keeps them.
+  for (let d = -DAYS; d <= 1; d++) {
+    const from = new Date(Math.floor((now + d * DAY) / DAY) * DAY);
+    const to = new Date(from.getTime() + DAY);
+    const name = `events_p${from.toISOString().slice(0, 10).replace(/-/g, '')}`;
+    await dataSource.query(`CREATE TABLE IF NOT EXISTS event_ingest.${name} PARTITION OF event_ingest.events FOR VALUES FROM ('${from.toISOString()}') TO ('${to.toISOString()}')`);
+  }
+  process.stdout.write(`loading ${ROWS.toLocaleString('en-US')} events over ${DAYS} days ...\n`);
+  const loadStart = performance.now();
+  const chunk = 25_000; // each statement stays well under the 30 s statement timeout
+  for (let start = 1; start <= ROWS; start += chunk) {
+    const end = Math.min(ROWS, start + chunk - 1);
+    await dataSource.query(
+      `INSERT INTO event_ingest.events (seq, id, type, severity, database_id, "timestamp", processed_at, user_name, source_ip, session_id,
+         risk_score, details, operation)
+       SELECT g, 'evt_' || lpad(g::text, 26, '0'), t.type, CASE WHEN g % 97 = 0 THEN 'critical' ELSE t.severity END, 'db_' || (g % 50),
+         to_timestamp(($1::bigint - (g::bigint * $2::bigint / $3::bigint)) / 1000.0), now(), 'user_' || (g % 1000), '10.0.' || (g % 200) || '.' || (g % 250),
+         'sess_' || (g % 20000), 10,
+         jsonb_build_object('user', 'user_' || (g % 1000), 'source_ip', '10.0.' || (g % 200) || '.' || (g % 250), 'query', 'SELECT * FROM t WHERE id = ' || g),
+         'SELECT'
+       FROM generate_series($4::bigint, $5::bigint) g
+       JOIN (VALUES (0, 'database.query', 'info'), (1, 'database.connection', 'info'), (2, 'database.disconnect', 'info'),
+                    (3, 'security.threat_detected', 'critical'), (4, 'security.anomaly', 'warning'), (5, 'security.privilege_escalation', 'critical'),
+                    (6, 'policy.violation', 'warning'), (7, 'policy.match', 'info'), (8, 'data.sensitive_access', 'warning'),
+                    (9, 'data.export', 'warning'), (10, 'user.login_failed', 'warning'), (11, 'user.login_success', 'info'))
+         AS t(k, type, severity) ON t.k = (CASE WHEN g % 10 < 6 THEN 0 ELSE g % 12 END)`,
+      [now, DAYS * DAY, ROWS, start, end],
+    );
+  }
+  await dataSource.query(`UPDATE event_ingest.event_sequence SET last_seq = $1`, [ROWS]);
+  await dataSource.query(`UPDATE event_ingest.event_relay SET published_seq = $1`, [ROWS]);
+  await dataSource.query(`ANALYZE event_ingest.events`);
+  const loadSeconds = (performance.now() - loadStart) / 1000;
+  await dataSource.destroy();
+  process.stdout.write(`loaded in ${loadSeconds.toFixed(0)} s (${Math.round(ROWS / loadSeconds).toLocaleString('en-US')} rows/s, server-side INSERT ... SELECT)\n`);
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
+  const env: Record<string, string> = {
+    LOG_LEVEL: 'error', VIGIL_DATA_DIR: dataDir, DATABASE_URL: db.url, AUDIT_ADMIN_EMAIL: 'admin@example.com', AUDIT_ADMIN_PASSWORD: 'bench-password',
+    PORT: String(await freePort()),
+  };
+  for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
+    env[`${key}_PORT`] = String(await freePort());
+    env[`${key}_RPC_PORT`] = String(await freePort());
+  }
+  const system = await startSystem(env);
+  const token = await login(system.gatewayUrl, 'admin@example.com', 'bench-password');
+  const hourAgo = () => new Date(Date.now() - 3_600_000).toISOString();
+
+  const scenarios: [string, (i: number) => Promise<{ status: number }>][] = [
+    ['baseline: GET /health/live', () => http(system.gatewayUrl, 'GET', '/health/live')],
+    ['one database + last hour', (i) => http(system.gatewayUrl, 'GET', `/v1/events?database_id=db_${i % 50}&start_date=${hourAgo()}`, { token })],
+    ['one user', (i) => http(system.gatewayUrl, 'GET', `/v1/events?user=user_${(i * 7) % 1000}`, { token })],
+    ['type wildcard + severity', (i) => http(system.gatewayUrl, 'GET', `/v1/events?type=${i % 2 ? 'security.*' : 'user.*'}&severity=${i % 2 ? 'critical' : 'warning'}`, { token })],
+    ['aggregate 24 h by database', () => http(system.gatewayUrl, 'POST', '/v1/events/aggregate', { token, body: { metrics: ['count'], filters: { time_range: { last: '24h' } }, group_by: ['database_name'] } })],
+  ];
+  const results: string[] = [];
+  let baselineP95 = 0;
+  for (const [label, run] of scenarios) {
+    const count = label.startsWith('aggregate') ? Math.min(REQUESTS, 50) : REQUESTS;
+    for (let i = 0; i < 5; i++) await run(i); // warm-up
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const t = performance.now();
+      const response = await run(i);
+      times.push(performance.now() - t);
+      if (response.status !== 200) throw new Error(`${label}: status ${response.status}`);
+    }
+    times.sort((a, b) => a - b);
+    const p95 = percentile(times, 95);
+    if (!baselineP95) baselineP95 = p95;
+    results.push(`  ${label.padEnd(30)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   (${(p95 / baselineP95).toFixed(1)}x baseline)`);
+  }
+  await system.stop();
+  await db.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+  process.stdout.write(`\nevents query benchmark: ${ROWS.toLocaleString('en-US')} events over ${DAYS} days, ${REQUESTS} sequential requests per query\n${results.join('\n')}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`${error?.stack ?? error}\n`);
+    process.exit(1);
+  },
+);
