@@ -61,7 +61,8 @@ export class ProxyService implements OnApplicationBootstrap, OnModuleDestroy, Be
   ) {
     const view = proxyConfigView(config);
     const overrides = new Map(config.PROXY_FAIL_MODE_OVERRIDES.map((item) => item.split(':') as [string, 'open' | 'closed']));
-    let metrics: ReturnType<typeof createProxyMetrics> | undefined;
+    // The metrics read the buffer's depth and the buffer counts losses into the metrics.
+    const holder: { metrics?: ReturnType<typeof createProxyMetrics> } = {};
     this.capture = new CaptureBuffer({
       sink: bus,
       logger: logger.child({ component: 'capture' }),
@@ -70,9 +71,9 @@ export class ProxyService implements OnApplicationBootstrap, OnModuleDestroy, Be
       maxSpillBytes: config.PROXY_SPILL_MAX_BYTES,
       publishTimeoutMs: config.PROXY_PUBLISH_TIMEOUT_MS,
       failMode: (db) => overrides.get(db) ?? config.PROXY_FAIL_MODE,
-      onDropped: (n) => metrics?.dropped.inc(n),
+      onDropped: (n) => holder.metrics?.dropped.inc(n),
     });
-    metrics = createProxyMetrics(registry, () => this.capture.depth);
+    const metrics = (holder.metrics = createProxyMetrics(registry, () => this.capture.depth));
     this.catalog = new Catalog({ host: view.upstreamHost, port: view.upstreamPort, user: config.PROXY_CATALOG_USER, password: config.PROXY_CATALOG_PASSWORD, ssl: view.upstreamTls === 'require' || view.upstreamTls === 'verify-full' });
     this.server = new ProxyServer({
       host: config.PROXY_LISTEN_HOST,

@@ -243,7 +243,9 @@ describe('relay through the proxy, compared with a direct connection', () => {
       async up(q: QueryRunner) {
         await q.query('INSERT INTO orm.widgets (name) VALUES ($1), ($2)', ['a', 'b']);
       }
-      async down() {}
+      async down(q: QueryRunner) {
+        await q.query('DELETE FROM orm.widgets');
+      }
     }
     const source = createServiceDataSource({ url: proxy.url(db.name), schema: 'orm', migrations: [CreateWidgets1700000000001, SeedWidgets1700000000002], poolSize: 2, applicationName: 'orm-test' });
     await source.initialize();
