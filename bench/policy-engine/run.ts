@@ -4,7 +4,14 @@
  * >= 200,000 events/s with 10 policies, >= 30,000 with 100.
  *
  *   node -r @swc-node/register bench/policy-engine/run.ts     (npm run bench:policy-engine)
+ *
+ * Two rates per case: per second of wall-clock time, and per second of CPU time the process got.
+ * On a shared machine (other test suites running) the process is not scheduled all the time, so
+ * the wall-clock rate understates what one core does; the CPU-time rate is "events per second on
+ * one core" and is what the targets are checked against. Both are printed, with the load average.
  */
+import { cpuUsage } from 'node:process';
+import { availableParallelism, loadavg } from 'node:os';
 import { PolicyEngine } from '@vigil/policy-engine';
 import type { EngineEvent, PolicyDefinition } from '@vigil/policy-engine';
 
@@ -82,30 +89,52 @@ function events(n: number): EngineEvent[] {
   });
 }
 
-function measure(engine: PolicyEngine | null, sample: EngineEvent[], seconds: number): { perSecond: number; triggered: number } {
+interface Measured {
+  /** Events per second of wall-clock time. */
+  perSecond: number;
+  /** Events per second of CPU time (user + system, all threads of the process: GC included). */
+  perCpuSecond: number;
+  /** Evaluations returned per event. */
+  triggeredPerEvent: number;
+}
+
+const cpuSeconds = () => {
+  const { user, system } = cpuUsage();
+  return (user + system) / 1e6;
+};
+
+function measure(engine: PolicyEngine | null, sample: EngineEvent[], seconds: number): Measured {
   let evaluated = 0;
   let triggered = 0;
   const deadline = process.hrtime.bigint() + BigInt(Math.round(seconds * 1e9));
   const started = process.hrtime.bigint();
+  const cpuStarted = cpuSeconds();
+  // The clock is read every 1,000 events (not only after a whole pass over the sample), so a
+  // slow case runs for `seconds` too.
   while (process.hrtime.bigint() < deadline) {
-    for (const event of sample) {
-      // Fresh objects each round, as the pipeline hands the engine new events.
-      const copy = { ...event, timestamp: event.timestamp + (evaluated % 1_000_000) };
-      if (engine) triggered += engine.evaluate(copy).length;
-      else triggered += copy.query!.length > 0 ? 0 : 1;
-      evaluated++;
+    for (let from = 0; from < sample.length && process.hrtime.bigint() < deadline; from += 1_000) {
+      for (let i = from; i < from + 1_000 && i < sample.length; i++) {
+        // Fresh objects each round, as the pipeline hands the engine new events.
+        const event = sample[i]!;
+        const copy = { ...event, timestamp: event.timestamp + (evaluated % 1_000_000) };
+        if (engine) triggered += engine.evaluate(copy).length;
+        else triggered += copy.query!.length > 0 ? 0 : 1;
+        evaluated++;
+      }
     }
   }
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
-  return { perSecond: evaluated / elapsed, triggered };
+  const cpu = cpuSeconds() - cpuStarted;
+  return { perSecond: evaluated / elapsed, perCpuSecond: evaluated / cpu, triggeredPerEvent: triggered / evaluated };
 }
 
 const sample = events(10_000);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const baseline = measure(null, sample, 1);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-process.stdout.write(`policy engine benchmark (${seconds}s per case, one core, ${process.version})\n`);
-process.stdout.write(`baseline (copying events, no policies): ${fmt(baseline.perSecond)} events/s\n`);
+const load = () => loadavg()[0]!.toFixed(2);
+process.stdout.write(`policy engine benchmark (${seconds}s per case, one core, ${process.version}, load average ${load()} on ${availableParallelism()} cores)\n`);
+process.stdout.write(`baseline (copying events, no policies): ${fmt(baseline.perCpuSecond)} events/CPU-s (${fmt(baseline.perSecond)} events/s wall)\n`);
 const targets: Record<number, number> = { 10: 200_000, 100: 30_000 };
 let failed = false;
 for (const count of [10, 100]) {
@@ -113,12 +142,12 @@ for (const count of [10, 100]) {
   for (const p of policies(count)) engine.apply({ ...p, version: 1 });
   measure(engine, sample, 0.5); // warm-up (JIT)
   const result = measure(engine, sample, seconds);
-  const ok = result.perSecond >= targets[count]!;
+  const ok = result.perCpuSecond >= targets[count]!;
   failed ||= !ok;
   process.stdout.write(
-    `${String(count).padStart(3)} enabled policies: ${fmt(result.perSecond).padStart(9)} events/s ` +
-      `(${(result.perSecond / baseline.perSecond * 100).toFixed(1)}% of baseline; triggered ${(result.triggered / (result.perSecond * seconds)).toFixed(2)} per event) ` +
-      `target ${fmt(targets[count]!)}: ${ok ? 'met' : 'MISSED'}\n`,
+    `${String(count).padStart(3)} enabled policies: ${fmt(result.perCpuSecond).padStart(9)} events/CPU-s ` +
+      `(${fmt(result.perSecond)} events/s wall, load ${load()}; ${(result.perCpuSecond / baseline.perCpuSecond * 100).toFixed(2)}% of baseline; ` +
+      `triggered ${result.triggeredPerEvent.toFixed(2)} per event) target ${fmt(targets[count]!)}: ${ok ? 'met' : 'MISSED'}\n`,
   );
 }
 process.exitCode = failed ? 1 : 0;

@@ -583,7 +583,12 @@ function typeMatcher(patterns: string[], issue: Issue): ((type: string) => boole
     else issue(`conditions.event_types[${i}]`, `"${p}" is not an event type of the events catalog`);
   });
   if (all || !patterns.length) return undefined;
-  return (type) => exact.has(type) || prefixes.some((p) => type.startsWith(p));
+  if (!prefixes.length) return (type) => exact.has(type);
+  return (type) => {
+    if (exact.has(type)) return true;
+    for (const prefix of prefixes) if (type.startsWith(prefix)) return true;
+    return false;
+  };
 }
 
 function compileAlerting(definition: PolicyDefinition, config: AlertingConfig, issue: Issue): CompiledPolicy | undefined {
@@ -607,21 +612,16 @@ function compileAlerting(definition: PolicyDefinition, config: AlertingConfig, i
     definition,
     evaluate(view, thresholds) {
       const event = view.event;
+      // Every condition is checked before anything is built: most events fail the first one.
+      if (types && !types(event.type)) return null;
+      if (severities && (!event.severity || !severities.has(event.severity))) return null;
+      if (users && (!event.user || !users.has(event.user))) return null;
+      for (const { test } of fields) if (!test?.(event)) return null;
       const matched: MatchedCondition[] = [];
-      if (types) {
-        if (!types(event.type)) return null;
-        matched.push({ type: 'event_type', reason: `event type ${event.type} is watched` });
-      }
-      if (severities) {
-        if (!event.severity || !severities.has(event.severity)) return null;
-        matched.push({ type: 'severity', reason: `severity ${event.severity} is watched` });
-      }
-      if (users) {
-        if (!event.user || !users.has(event.user)) return null;
-        matched.push({ type: 'user', reason: `user "${event.user}" is watched` });
-      }
-      for (const { condition, test } of fields) {
-        if (!test?.(event)) return null;
+      if (types) matched.push({ type: 'event_type', reason: `event type ${event.type} is watched` });
+      if (severities) matched.push({ type: 'severity', reason: `severity ${event.severity} is watched` });
+      if (users) matched.push({ type: 'user', reason: `user "${event.user}" is watched` });
+      for (const { condition } of fields) {
         matched.push({ type: 'field', reason: `${condition.field} ${condition.operator}${condition.value === undefined ? '' : ` ${JSON.stringify(condition.value)}`}` });
       }
       if (threshold) {
