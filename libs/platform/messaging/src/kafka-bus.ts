@@ -123,7 +123,7 @@ export class KafkaBus implements MessageBus {
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 3,
-      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+      eachBatch: async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
         const topic = this.logical(batch.topic);
         for (let i = 0; i < batch.messages.length; i += maxBatch) {
           if (!isRunning() || isStale()) return;
@@ -140,8 +140,13 @@ export class KafkaBus implements MessageBus {
           const last = chunk[chunk.length - 1]!.offset;
           resolveOffset(last);
           // Committed only after the handler's transaction: a crash before this line means
-          // redelivery, which the consumer's inbox turns into a no-op.
-          await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() }]);
+          // redelivery, which the consumer's inbox turns into a no-op. Not `consumer.commitOffsets`:
+          // kafkajs silently skips that once a stop has begun, so the batch in hand at SIGTERM
+          // would be redelivered; this one commits through the group, still joined until the
+          // stop has waited for this batch.
+          await commitOffsetsIfNecessary({
+            topics: [{ topic: batch.topic, partitions: [{ partition: batch.partition, offset: (BigInt(last) + 1n).toString() }] }],
+          });
           if (this.options.metrics) {
             const lag = Number(BigInt(batch.highWatermark) - BigInt(last) - 1n);
             messagingMetrics(this.options.metrics).lag.set({ group: options.groupId, topic, partition: String(batch.partition) }, Math.max(0, lag));
