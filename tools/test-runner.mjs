@@ -96,7 +96,7 @@ let summary;
 if (existsSync(results)) {
   const r = JSON.parse(readFileSync(results, 'utf8'));
   rmSync(results, { force: true });
-  summary = { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests, suitesFailed: r.numFailedTestSuites + (r.numRuntimeErrorTestSuites ?? 0) };
+  summary = { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests, suitesFailed: r.numFailedTestSuites + (r.numRuntimeErrorTestSuites ?? 0) };
 }
 if (broker.skipped) banner(['REMINDER: Kafka suites were skipped (' + broker.skipped + ')']);
 if (summary) {

@@ -157,18 +157,18 @@ export class InboxConsumer<T> {
         [this.options.name, ids],
       );
       const fresh = new Set(inserted.map((r) => r.message_id));
-      const todo = [...unique.values()].filter((i) => fresh.has(i.messageId));
+      const unseen = [...unique.values()].filter((i) => fresh.has(i.messageId));
       const topic = items[0]!.message.topic;
-      if (todo.length < unique.size) {
-        this.logger.info({ duplicates: unique.size - todo.length }, 'skipped redelivered messages');
+      if (unseen.length < unique.size) {
+        this.logger.info({ duplicates: unique.size - unseen.length }, 'skipped redelivered messages');
       }
-      if (todo.length) {
-        const correlationId = todo[0]!.message.headers[MessageHeaders.correlationId];
-        await withCorrelationId(correlationId, () => this.options.handle(manager, todo));
+      if (unseen.length) {
+        const correlationId = unseen[0]!.message.headers[MessageHeaders.correlationId];
+        await withCorrelationId(correlationId, () => this.options.handle(manager, unseen));
       }
       // Counted once the transaction is about to commit; a rollback retries and counts again.
-      this.count(topic, 'duplicate', items.length - todo.length);
-      this.count(topic, 'applied', todo.length);
+      this.count(topic, 'duplicate', items.length - unseen.length);
+      this.count(topic, 'applied', unseen.length);
     });
   }
 
