@@ -248,6 +248,8 @@ describe('alerts and alert destinations', () => {
       await waitFor(() => receiver.on('/lifecycle').length === 2, 15_000, 'escalated alert sent');
       expect(JSON.parse(receiver.on('/lifecycle')[1]!.body)).toMatchObject({ alert_id: alert.id, severity: 'critical' });
       expect((await api('GET', `/v1/alerts?database_id=${db}`)).body.pagination.total).toBe(1);
+      const states = async () => (await api('GET', `/v1/alert-destinations/${destination.id}/deliveries`)).body.data.map((d: { severity: string; status: string }) => `${d.severity}:${d.status}`).sort().join();
+      await waitFor(async () => (await states()) === 'critical:succeeded,medium:succeeded', 10_000, 'both deliveries recorded');
 
       await ingest([{ type: 'data.sensitive_access', database_id: db, details: { user: 'bob', object: 'public.ssn' } }]);
       const classification = await waitFor(async () => (await api('GET', `/v1/alerts?database_id=${db}&type=classification_alert`)).body.data[0], 15_000, 'classification alert');

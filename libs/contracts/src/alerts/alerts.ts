@@ -116,11 +116,11 @@ export interface AlertDestinationSettings {
 export const AlertDestinationSecretFields = ['auth_password', 'auth_token', 'api_key_value', 'hmac_secret'] as const;
 export type AlertDestinationSecretField = (typeof AlertDestinationSecretFields)[number];
 
-/** Create or update body as the gateway passes it on (shape checked there, meaning checked by delivery). */
-export type AlertDestinationInput = Partial<Omit<AlertDestinationSettings, 'auth_username' | 'payload_template'>> & {
-  auth_username?: string | null;
-  payload_template?: string | null;
-} & Partial<Record<AlertDestinationSecretField, string | null>>;
+/**
+ * Create or update body as the gateway passes it on (shape checked there, meaning checked by
+ * delivery). `null` resets a setting to its default or clears a secret.
+ */
+export type AlertDestinationInput = { [K in keyof AlertDestinationSettings]?: AlertDestinationSettings[K] | null } & Partial<Record<AlertDestinationSecretField, string | null>>;
 
 export interface UpdateAlertDestinationRequest {
   id: string;
