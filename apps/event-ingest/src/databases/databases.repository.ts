@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { DatabaseConnectionState, DatabaseResponse, ListDatabasesRequest } from '@vigil/contracts';
 import type { EntityManager } from 'typeorm';
+import { returned } from '../reports/reports.repository';
 
 export interface DatabaseRow {
   id: string;
@@ -112,25 +113,25 @@ export class DatabasesRepository {
 
   /** Registers a database with its details; a discovered row keeps its activity. */
   async register(manager: EntityManager, id: string, fields: DatabaseFields): Promise<DatabaseRow> {
-    const rows: DatabaseRow[] = await manager.query(
+    const rows = returned<DatabaseRow>(await manager.query(
       `UPDATE ${T} SET ${FIELDS.map((f, i) => `${f} = $${i + 2}`).join(', ')}, status = 'registered', updated_at = now() WHERE id = $1 RETURNING *`,
       [id, ...FIELDS.map((f) => fields[f])],
-    );
+    ));
     return rows[0]!;
   }
 
   async update(manager: EntityManager, id: string, fields: Partial<DatabaseFields>): Promise<DatabaseRow | undefined> {
     const keys = FIELDS.filter((f) => fields[f] !== undefined);
     const sets = keys.map((f, i) => `${f} = $${i + 2}`);
-    const rows: DatabaseRow[] = await manager.query(
+    const rows = returned<DatabaseRow>(await manager.query(
       `UPDATE ${T} SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *`,
       [id, ...keys.map((f) => fields[f])],
-    );
+    ));
     return rows[0];
   }
 
   async delete(manager: EntityManager, id: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query(`DELETE FROM ${T} WHERE id = $1 RETURNING id`, [id]);
+    const rows = returned(await manager.query(`DELETE FROM ${T} WHERE id = $1 RETURNING id`, [id]));
     return rows.length > 0;
   }
 
@@ -220,12 +221,12 @@ export class DatabasesRepository {
 
   /** Connected databases silent since `before` become disconnected; returns them. */
   async markSilent(manager: EntityManager, before: Date): Promise<ActivityOutcome[]> {
-    return manager.query(
+    return returned<ActivityOutcome>(await manager.query(
       `UPDATE ${T} SET connection_status = 'disconnected', connection_status_changed_at = now()
        WHERE connection_status = 'connected' AND last_event_at < $1
        RETURNING id, name, type, environment, status, 'connected' AS previous, 'disconnected' AS current, last_event_at, last_error`,
       [before],
-    );
+    ));
   }
 
   async names(manager: EntityManager, ids: string[]): Promise<Map<string, string>> {

@@ -51,6 +51,12 @@ export interface NewReport {
 }
 
 const R = 'event_ingest.reports';
+
+/** TypeORM answers UPDATE/DELETE ... RETURNING as [rows, affected]; INSERT and SELECT as rows. */
+export function returned<T>(result: unknown): T[] {
+  const r = result as unknown[];
+  return (Array.isArray(r[0]) ? r[0] : r) as T[];
+}
 const S = 'event_ingest.report_schedules';
 const REPORT_COLUMNS = `id, type, status, progress, period_start, period_end, databases, formats, schedule_id, slot, created_at, started_at,
   completed_at, error, summary, attempts`;
@@ -96,7 +102,7 @@ export class ReportsRepository {
   }
 
   async delete(manager: EntityManager, id: string): Promise<boolean> {
-    return ((await manager.query(`DELETE FROM ${R} WHERE id = $1 RETURNING id`, [id])) as unknown[]).length > 0;
+    return returned(await manager.query(`DELETE FROM ${R} WHERE id = $1 RETURNING id`, [id])).length > 0;
   }
 
   /**
@@ -104,7 +110,7 @@ export class ReportsRepository {
    * for `leaseMs`. SKIP LOCKED: instances claim different reports.
    */
   async claim(manager: EntityManager, leaseMs: number): Promise<ReportRow | undefined> {
-    const rows: ReportRow[] = await manager.query(
+    const rows = returned<ReportRow>(await manager.query(
       `UPDATE ${R} SET status = 'running', progress = 5, started_at = now(), attempts = attempts + 1,
               lease_until = now() + make_interval(secs => $1::double precision / 1000)
        WHERE id = (
@@ -112,7 +118,7 @@ export class ReportsRepository {
          ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1)
        RETURNING ${REPORT_COLUMNS}`,
       [leaseMs],
-    );
+    ));
     return rows[0];
   }
 
@@ -121,11 +127,11 @@ export class ReportsRepository {
   }
 
   async complete(manager: EntityManager, id: string, document: ReportDocument): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
+    const rows = returned(await manager.query(
       `UPDATE ${R} SET status = 'completed', progress = 100, completed_at = now(), lease_until = NULL, document = $2, summary = $3, error = NULL
        WHERE id = $1 AND status = 'running' RETURNING id`,
       [id, JSON.stringify(document), JSON.stringify(document.summary)],
-    );
+    ));
     return rows.length > 0;
   }
 
@@ -154,16 +160,16 @@ export class ReportsRepository {
   }
 
   async updateSchedule(manager: EntityManager, s: ScheduleRow): Promise<ScheduleRow> {
-    const rows: ScheduleRow[] = await manager.query(
+    const rows = returned<ScheduleRow>(await manager.query(
       `UPDATE ${S} SET name = $2, type = $3, cron = $4, timezone = $5, period_days = $6, databases = $7, formats = $8, enabled = $9,
               next_run_at = $10, updated_at = now() WHERE id = $1 RETURNING *`,
       [s.id, s.name, s.type, s.cron, s.timezone, s.period_days, s.databases, s.formats, s.enabled, s.next_run_at],
-    );
+    ));
     return rows[0]!;
   }
 
   async deleteSchedule(manager: EntityManager, id: string): Promise<boolean> {
-    return ((await manager.query(`DELETE FROM ${S} WHERE id = $1 RETURNING id`, [id])) as unknown[]).length > 0;
+    return returned(await manager.query(`DELETE FROM ${S} WHERE id = $1 RETURNING id`, [id])).length > 0;
   }
 
   async listSchedules(manager: EntityManager, page: number, perPage: number): Promise<{ rows: ScheduleRow[]; total: number }> {

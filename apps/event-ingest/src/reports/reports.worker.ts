@@ -144,10 +144,9 @@ export class ReportsWorker implements OnApplicationBootstrap, OnApplicationShutd
         const all = await this.databases.names(manager, document.scope.databases.map((d) => d.id));
         document.scope.databases = document.scope.databases.map((d) => ({ id: d.id, name: all.get(d.id) ?? null }));
       }
-      if (!(await this.repository.complete(manager, report.id, document))) {
-        await runner.rollbackTransaction();
-        return;
-      }
+      // The snapshot's work is done (its temporary table goes with it); the document, its status and
+      // report.generated are written together in a short transaction of their own.
+      await runner.commitTransaction();
       const envelope: EventEnvelope<ReportGenerated> = {
         id: `report.generated:${report.id}`,
         type: REPORT_GENERATED,
@@ -168,8 +167,13 @@ export class ReportsWorker implements OnApplicationBootstrap, OnApplicationShutd
           links: reportLinksFor(this.config.REPORTS_PUBLIC_URL, report.id, report.formats),
         },
       };
-      await this.outbox.enqueue(manager, Topics.reportEvents, [envelope]);
-      await runner.commitTransaction();
+      const stored = await this.dataSource.transaction(async (tx) => {
+        // Only while still running: a generator whose lease was taken over stores nothing twice.
+        if (!(await this.repository.complete(tx, report.id, document))) return false;
+        await this.outbox.enqueue(tx, Topics.reportEvents, [envelope]);
+        return true;
+      });
+      if (!stored) return;
       this.logger.info({ report_id: report.id, type: report.type, ms: Date.now() - started, events: document.summary.total_events }, 'report generated');
     } catch (error) {
       if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);

@@ -1,0 +1,290 @@
+import { startWebhookReceiver, waitFor, type WebhookReceiver } from '@vigil/testing';
+import { http, login } from './testing/http';
+import { userWithScopes } from './testing/access';
+import { startTestSystem, type TestSystem } from './testing/test-system';
+
+/**
+ * Monitored databases and compliance reports end to end (docs/reports.md): the registry through
+ * the gateway, discovery of unknown databases, database.* and report.generated webhooks, the
+ * figures of every report type over seeded events, and schedule validation (firing once per slot
+ * with two instances: report-schedules.kafka-spec.ts).
+ */
+describe('databases and reports', () => {
+  let system: TestSystem;
+  let receiver: WebhookReceiver;
+  let token: string;
+  const run = Date.now().toString(36);
+  const api = (method: string, path: string, body?: unknown, as = token) => http(system.gatewayUrl, method, path, { token: as, body });
+  const ingest = async (events: unknown[]) => {
+    const response = await api('POST', '/v1/events/ingest', { events });
+    expect(response.status).toBe(202);
+    return response.body.ids as string[];
+  };
+
+  beforeAll(async () => {
+    system = await startTestSystem({
+      bus: 'memory',
+      env: {
+        DELIVERY_ALLOW_INSECURE_TARGETS: 'true',
+        DATABASE_SILENCE_SECONDS: '2',
+        DATABASE_MONITOR_INTERVAL_MS: '200',
+        REPORTS_POLL_MS: '200',
+      },
+    });
+    receiver = await startWebhookReceiver();
+    token = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
+  }, 120_000);
+
+  afterAll(async () => {
+    await receiver?.close();
+    await system?.close();
+  });
+
+  describe('registry', () => {
+    it('creates, reads, lists with filters, updates and deletes a database', async () => {
+      const created = await api('POST', '/v1/databases', {
+        name: `Payments ${run}`,
+        type: 'postgresql',
+        host: 'pg1.internal',
+        port: 5432,
+        database: 'payments',
+        environment: 'production',
+        tags: ['pci', 'finance', 'pci'],
+      });
+      expect(created.status).toBe(201);
+      expect(created.body).toMatchObject({
+        id: expect.stringMatching(/^db_/),
+        name: `Payments ${run}`,
+        type: 'postgresql',
+        status: 'registered',
+        connection_status: 'unknown',
+        tags: ['pci', 'finance'],
+        event_count: 0,
+        last_event_at: null,
+      });
+      const id = created.body.id as string;
+      expect((await api('GET', `/v1/databases/${id}`)).body).toEqual(created.body);
+
+      const filtered = await api('GET', `/v1/databases?tag=finance&environment=production&q=${encodeURIComponent(`payments ${run}`)}`);
+      expect(filtered.status).toBe(200);
+      expect(filtered.body.data.map((d: { id: string }) => d.id)).toEqual([id]);
+      expect(filtered.body.pagination).toEqual({ total: 1, page: 1, per_page: 20, has_more: false });
+      expect((await api('GET', `/v1/databases?tag=nothing-${run}`)).body.data).toEqual([]);
+
+      const patched = await api('PATCH', `/v1/databases/${id}`, { port: 6432, tags: ['pci'] });
+      expect(patched.status).toBe(200);
+      expect(patched.body).toMatchObject({ id, port: 6432, tags: ['pci'], host: 'pg1.internal' });
+
+      const duplicate = await api('POST', '/v1/databases', { name: `PAYMENTS ${run}`, type: 'mysql' });
+      expect(duplicate.status).toBe(409);
+      expect(duplicate.body.code).toBe('database_name_taken');
+
+      expect((await api('DELETE', `/v1/databases/${id}`)).body).toEqual({ deleted: true, id });
+      const gone = await api('GET', `/v1/databases/${id}`);
+      expect(gone.status).toBe(404);
+      expect(gone.body.code).toBe('database_not_found');
+    });
+
+    it.each([
+      ['an unknown type', { name: 'x', type: 'excel' }, 'type'],
+      ['a missing name', { type: 'mysql' }, 'name'],
+      ['a port out of range', { name: 'x', type: 'mysql', port: 70000 }, 'port'],
+      ['an unknown field', { name: 'x', type: 'mysql', password: 'secret' }, 'password'],
+      ['a bad id', { id: 'prod', name: 'x', type: 'mysql' }, 'id'],
+    ])('refuses %s with 400 and the field', async (_what, body, field) => {
+      const response = await api('POST', '/v1/databases', body);
+      expect(response.status).toBe(400);
+      expect(response.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+    });
+
+    it('needs read:databases to read and write:databases to change', async () => {
+      const reader = await userWithScopes(system.gatewayUrl, token, ['read:databases']);
+      expect((await api('GET', '/v1/databases', undefined, reader.token)).status).toBe(200);
+      const refused = await api('POST', '/v1/databases', { name: `r ${run}`, type: 'mysql' }, reader.token);
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get('www-authenticate')).toContain('scope="write:databases"');
+      const other = await userWithScopes(system.gatewayUrl, token, ['read:reports']);
+      expect((await api('GET', '/v1/databases', undefined, other.token)).status).toBe(403);
+      expect((await http(system.gatewayUrl, 'GET', '/v1/databases')).status).toBe(401);
+    });
+
+    it('accepts records for an unknown database, lists it as discovered, and registering it keeps its activity', async () => {
+      const id = `db_found_${run}`;
+      await ingest([
+        { type: 'database.query', database_id: id, severity: 'info', details: { user: 'app', query: 'SELECT 1' } },
+        { type: 'security.threat_detected', database_id: id, details: { user: 'x' } },
+      ]);
+      const found = await api('GET', `/v1/databases/${id}`);
+      expect(found.status).toBe(200);
+      expect(found.body).toMatchObject({ id, name: id, status: 'discovered', type: null, event_count: 2, event_counts: { info: 1, warning: 0, critical: 1 } });
+      expect(found.body.last_event_at).not.toBeNull();
+      const discovered = await api('GET', `/v1/databases?status=discovered&q=${id}`);
+      expect(discovered.body.data.map((d: { id: string }) => d.id)).toEqual([id]);
+
+      const registered = await api('POST', '/v1/databases', { id, name: `Found ${run}`, type: 'mysql' });
+      expect(registered.status).toBe(201);
+      expect(registered.body).toMatchObject({ id, status: 'registered', type: 'mysql', event_count: 2 });
+      expect((await api('POST', '/v1/databases', { id, name: `Again ${run}`, type: 'mysql' })).body.code).toBe('database_id_taken');
+    });
+
+    it('lists a database named only by a policy as discovered', async () => {
+      const id = `db_policy_${run}`;
+      const policy = await api('POST', '/v1/policies', {
+        name: `discovery ${run}`,
+        type: 'query_control',
+        databases: [id],
+        config: { rules: [{ name: 'no drop', pattern: 'DROP', action: 'block', severity: 'high', message: 'no' }] },
+      });
+      expect(policy.status).toBe(201);
+      const found = await waitFor(async () => {
+        const r = await api('GET', `/v1/databases/${id}`);
+        return r.status === 200 ? r.body : undefined;
+      }, 10_000, 'database discovered from the policy');
+      expect(found).toMatchObject({ id, status: 'discovered', event_count: 0 });
+    });
+  });
+
+  describe('connection events', () => {
+    it('emits database.connected, database.disconnected after silence, and database.error when an agent reports one', async () => {
+      const id = `db_hooks_${run}`;
+      const hook = await api('POST', '/v1/webhooks', { url: `${receiver.url}/db-${run}`, events: ['database.*'], description: 'db events' });
+      expect(hook.status).toBe(201);
+      const webhookTypes = ['database.connected', 'database.disconnected', 'database.error'];
+      // `database.*` also matches the audit events database.connection / .disconnect: keep the webhook types.
+      const mine = () => receiver.on(`/db-${run}`).map((r) => JSON.parse(r.body)).filter((b) => b.data.database_id === id && webhookTypes.includes(b.type));
+
+      await ingest([{ type: 'database.connection', database_id: id, details: { user: 'app' } }]);
+      await waitFor(() => mine().some((b) => b.type === 'database.connected'), 15_000, 'database.connected');
+      await waitFor(() => mine().some((b) => b.type === 'database.disconnected'), 15_000, 'database.disconnected');
+      expect((await api('GET', `/v1/databases/${id}`)).body.connection_status).toBe('disconnected');
+
+      await ingest([{ type: 'database.disconnect', database_id: id, details: { user: 'app', error: 'agent lost the audit stream' } }]);
+      const error = await waitFor(() => mine().find((b) => b.type === 'database.error'), 15_000, 'database.error');
+      expect(error.data).toMatchObject({ database_id: id, connection_status: 'error', message: 'agent lost the audit stream', reason: 'agent_reported_error' });
+      expect(mine().map((b) => b.type)).toEqual(['database.connected', 'database.disconnected', 'database.error']);
+    });
+  });
+
+  describe('reports', () => {
+    const a = `db_rpt_a_${run}`;
+    const b = `db_rpt_b_${run}`;
+    const start = new Date(Date.now() - 3 * 86_400_000);
+    start.setUTCHours(0, 0, 0, 0);
+    const end = new Date(start.getTime() + 86_400_000);
+    const at = (minute: number) => new Date(start.getTime() + minute * 60_000).toISOString();
+    const rec = (type: string, db: string, details: Record<string, unknown>, minute = 10) => ({ type, database_id: db, timestamp: at(minute), details });
+
+    beforeAll(async () => {
+      const events = [
+        ...[1, 2, 3].map((m) => rec('data.sensitive_access', a, { user: 'alice', query: 'SELECT pan FROM cards' }, m)),
+        rec('data.sensitive_access', b, { user: 'bob' }),
+        rec('data.export', a, { user: 'alice' }),
+        ...[1, 2, 3, 4].map((m) => rec('user.login_failed', a, { user: 'mallory', source_ip: '10.0.0.9' }, m)),
+        rec('user.login_failed', b, { user: 'alice', source_ip: '10.0.0.1' }),
+        rec('security.privilege_escalation', a, { user: 'eve' }),
+        rec('database.query', a, { user: 'dba', query: 'GRANT ALL ON cards TO eve' }),
+        rec('database.query', a, { user: 'dba', query: 'ALTER TABLE cards ADD COLUMN x int' }),
+        rec('database.query', b, { user: 'dba', query: 'DROP TABLE old_ledger' }),
+        ...[1, 2, 3, 4, 5].map((m) => rec('database.query', a, { user: 'alice', query: 'SELECT 1' }, m)),
+        rec('database.query', b, { user: 'clerk', query: 'UPDATE ledger SET amount = 1 WHERE id = 1' }),
+        rec('database.query', b, { user: 'clerk', query: 'UPDATE ledger SET amount = 2 WHERE id = 2' }),
+        rec('database.query', b, { user: 'clerk', query: 'INSERT INTO ledger VALUES (3)' }),
+        rec('database.query', b, { user: 'clerk', query: 'DELETE FROM ledger WHERE id = 3' }),
+        rec('security.threat_detected', a, { user: 'x', threat_type: 'sql_injection' }),
+        rec('security.threat_detected', b, { user: 'x', threat_type: 'sql_injection' }),
+        rec('security.anomaly', a, { user: 'alice' }),
+        rec('policy.violation', a, { user: 'alice' }),
+        rec('policy.violation', b, { user: 'bob' }),
+        // Outside the period or the scope: not counted.
+        { type: 'data.sensitive_access', database_id: a, timestamp: end.toISOString(), details: { user: 'late' } },
+        rec('data.sensitive_access', `db_other_${run}`, { user: 'elsewhere' }),
+      ];
+      await ingest(events);
+    });
+
+    const generate = async (type: string) => {
+      const created = await api('POST', '/v1/reports', { type, period_start: start.toISOString(), period_end: end.toISOString(), databases: [a, b] });
+      expect(created.status).toBe(202);
+      expect(created.body).toMatchObject({ id: expect.stringMatching(/^rpt_/), type, status: 'queued', progress: 0 });
+      return waitFor(async () => {
+        const r = await api('GET', `/v1/reports/${created.body.id}`);
+        return r.body.status === 'completed' ? r.body : r.body.status === 'failed' ? Promise.reject(new Error(r.body.error)) : undefined;
+      }, 30_000, `${type} report`);
+    };
+
+    it('PCI DSS: cardholder data access, failed logins, privileged actions, security events, violations', async () => {
+      const report = await generate('pci_dss');
+      expect(report.summary).toEqual({
+        total_events: 28,
+        databases_with_events: 2,
+        cardholder_data_access: 5,
+        failed_logins: 5,
+        privileged_actions: 4,
+        security_events: 6,
+        policy_violations: 2,
+        audit_log_coverage: 28,
+      });
+      const doc = (await api('GET', `/v1/reports/${report.id}/download?format=json`)).body;
+      const section = (id: string) => doc.sections.find((s: { id: string }) => s.id === id);
+      expect(section('cardholder_data_access').rows.map((r: unknown[]) => r.slice(0, 3))).toEqual([
+        ['alice', 4, 1],
+        ['bob', 1, 1],
+      ]);
+      expect(section('failed_logins').rows[0].slice(0, 3)).toEqual(['mallory', '10.0.0.9', 4]);
+      expect(section('alerts')).toMatchObject({ available: false });
+      expect(section('cardholder_data_access').controls).toEqual(['PCI DSS 10.2.1.1']);
+    });
+
+    it('SOX: changes to financial data, privileges and structure', async () => {
+      const report = await generate('sox');
+      expect(report.summary).toMatchObject({ financial_data_changes: 4, privilege_changes: 2, schema_changes: 2, failed_logins: 5, policy_violations: 2 });
+    });
+
+    it('HIPAA: access to ePHI, login monitoring, incidents, access control changes', async () => {
+      const report = await generate('hipaa');
+      expect(report.summary).toMatchObject({ phi_access: 5, failed_logins: 5, security_incidents: 6, access_control_changes: 2, policy_violations: 2 });
+    });
+
+    it('GDPR: access to and export of personal data, breach indicators; downloadable as CSV and HTML', async () => {
+      const hook = await api('POST', '/v1/webhooks', { url: `${receiver.url}/reports-${run}`, events: ['report.generated'] });
+      expect(hook.status).toBe(201);
+      const report = await generate('gdpr');
+      expect(report.summary).toMatchObject({ personal_data_access: 4, personal_data_exports: 1, breach_indicators: 4, policy_violations: 2 });
+      expect(report.links.csv).toMatch(new RegExp(`/v1/reports/${report.id}/download\\?format=csv$`));
+
+      const csv = await fetch(`${system.gatewayUrl}/v1/reports/${report.id}/download?format=csv`, { headers: { authorization: `Bearer ${token}` } });
+      expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+      const csvText = await csv.text();
+      expect(csvText).toContain('personal_data_exports,events,1\r\n');
+      const html = await fetch(`${system.gatewayUrl}/v1/reports/${report.id}/download?format=html`, { headers: { authorization: `Bearer ${token}` } });
+      expect(html.headers.get('content-type')).toMatch(/^text\/html/);
+      const page = await html.text();
+      for (const text of ['GDPR — Access to and export of personal data', 'Control mapping', 'GDPR Art. 33', start.toISOString(), report.id]) expect(page).toContain(text);
+
+      const delivered = await waitFor(
+        () => receiver.on(`/reports-${run}`).map((r) => JSON.parse(r.body)).find((body) => body.data.report_id === report.id),
+        15_000,
+        'report.generated webhook',
+      );
+      expect(delivered).toMatchObject({ type: 'report.generated', data: { report_type: 'gdpr', summary: report.summary, links: { html: expect.stringContaining(`/v1/reports/${report.id}/download?format=html`) } } });
+    });
+
+    it('refuses a period that ends before it starts (422), an unknown type (400) and an unknown report (404)', async () => {
+      const bad = await api('POST', '/v1/reports', { type: 'sox', period_start: end.toISOString(), period_end: start.toISOString() });
+      expect(bad.status).toBe(422);
+      expect(bad.body.errors[0].field).toBe('period_end');
+      expect((await api('POST', '/v1/reports', { type: 'iso27001', period_start: start.toISOString(), period_end: end.toISOString() })).status).toBe(400);
+      expect((await api('GET', '/v1/reports/rpt_nope')).status).toBe(404);
+    });
+  });
+
+  describe('schedules', () => {
+    it('validates cron and time zone (422) and needs read:reports', async () => {
+      const bad = await api('POST', '/v1/report-schedules', { name: `bad ${run}`, type: 'sox', cron: '0 25 * * *', timezone: 'Mars/Base' });
+      expect(bad.status).toBe(422);
+      expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['cron', 'timezone']);
+      const other = await userWithScopes(system.gatewayUrl, token, ['read:databases']);
+      expect((await api('GET', '/v1/report-schedules', undefined, other.token)).status).toBe(403);
+    });
+  });
+});

@@ -1,0 +1,71 @@
+import { freePort, waitFor } from '@vigil/testing';
+import { type RunningService, startService } from '@vigil/platform';
+import { eventIngestService } from '@vigil/service/event-ingest';
+import { http, login } from './testing/http';
+import { startTestSystem, type TestSystem } from './testing/test-system';
+
+/**
+ * Report schedules with two event-ingest instances (docs/reports.md#schedules): both poll the same
+ * schema on a real broker, as two replicas would; every slot yields exactly one report.
+ */
+describe('report schedules with two instances', () => {
+  let system: TestSystem;
+  let second: RunningService | undefined;
+  let token: string;
+  const api = (method: string, path: string, body?: unknown) => http(system.gatewayUrl, method, path, { token, body });
+
+  beforeAll(async () => {
+    system = await startTestSystem({ bus: 'kafka', env: { REPORTS_POLL_MS: '100' } });
+    token = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
+    second = await startService(eventIngestService, {
+      DATABASE_URL: system.db.url,
+      KAFKA_BROKERS: system.kafka!.brokers.join(','),
+      KAFKA_TOPIC_PREFIX: system.kafka!.prefix,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(await freePort()),
+      RPC_HOST: '127.0.0.1',
+      RPC_PORT: String(await freePort()),
+      REPORTS_POLL_MS: '100',
+      ENFORCEMENT_READY_TIMEOUT_MS: '100',
+    });
+  }, 180_000);
+
+  afterAll(async () => {
+    await second?.stop();
+    await system?.close();
+  });
+
+  it('runs each slot once: a slot already due and the next real one', async () => {
+    const created = await api('POST', '/v1/report-schedules', { name: 'every minute', type: 'pci_dss', cron: '* * * * *', timezone: 'Europe/Berlin', period_days: 1 });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    expect(created.body).toMatchObject({ enabled: true, timezone: 'Europe/Berlin', period_days: 1, last_run_at: null });
+    const firstSlot = new Date(created.body.next_run_at);
+    expect(firstSlot.getTime() % 60_000).toBe(0);
+    expect(firstSlot.getTime()).toBeGreaterThan(Date.now());
+
+    // Both instances find this slot due at the same moment and race for it.
+    const dueSlot = new Date(firstSlot.getTime() - 120_000);
+    await system.db.query(`UPDATE event_ingest.report_schedules SET next_run_at = $2 WHERE id = $1`, [id, dueSlot]);
+    const reportsOf = async () => (await api('GET', `/v1/reports?schedule_id=${id}&per_page=100`)).body.data as { id: string; period_end: string; status: string }[];
+    await waitFor(async () => (await reportsOf()).length >= 1, 10_000, 'the due slot ran');
+    await waitFor(async () => (await reportsOf()).length >= 2, 75_000, 'the next slot ran');
+    await new Promise((r) => setTimeout(r, 2000));
+
+    const reports = await reportsOf();
+    expect(reports.map((r) => r.period_end).sort()).toEqual([dueSlot.toISOString(), firstSlot.toISOString()]);
+    const done = await waitFor(async () => {
+      const all = await reportsOf();
+      return all.every((r) => r.status === 'completed') ? all : undefined;
+    }, 30_000, 'both reports generated');
+    expect(done).toHaveLength(2);
+    const schedule = (await api('GET', `/v1/report-schedules/${id}`)).body;
+    expect(new Date(schedule.next_run_at).getTime()).toBeGreaterThan(firstSlot.getTime());
+    expect(reports.map((r) => r.id)).toContain(schedule.last_report_id);
+
+    const disabled = await api('PATCH', `/v1/report-schedules/${id}`, { enabled: false });
+    expect(disabled.body).toMatchObject({ enabled: false, next_run_at: null });
+    expect((await api('DELETE', `/v1/report-schedules/${id}`)).body).toEqual({ deleted: true, id });
+  }, 150_000);
+});
