@@ -31,6 +31,15 @@ export class Catalog {
     return pool;
   }
 
+  private readonly resolved = new Map<string, Map<number, TableNames | null>>();
+
+  /** The names when every OID is already known (the common case: no await on the hot path). */
+  known(database: string, oids: number[]): Map<number, TableNames | null> | undefined {
+    const done = this.resolved.get(database);
+    if (!done || !oids.every((oid) => done.has(oid))) return undefined;
+    return new Map(oids.map((oid) => [oid, done.get(oid)!]));
+  }
+
   async tables(database: string, oids: number[]): Promise<Map<number, TableNames | null>> {
     let cached = this.cache.get(database);
     if (!cached) this.cache.set(database, (cached = new Map()));
@@ -50,6 +59,9 @@ export class Catalog {
     }
     const out = new Map<number, TableNames | null>();
     for (const oid of oids) out.set(oid, await cached.get(oid)!);
+    let done = this.resolved.get(database);
+    if (!done) this.resolved.set(database, (done = new Map()));
+    for (const [oid, names] of out) done.set(oid, names);
     return out;
   }
 
@@ -74,6 +86,7 @@ export class Catalog {
 
   invalidate(database: string): void {
     this.cache.delete(database);
+    this.resolved.delete(database);
   }
 
   async close(): Promise<void> {

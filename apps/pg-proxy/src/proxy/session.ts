@@ -354,8 +354,10 @@ export class Session {
       if (d.block && !merged.block) merged.block = d.block;
     }
     const enforced = this.maskRules.filter((r) => !r.shadow);
-    // Only sessions under data protection pay for parsing single statements here.
-    const analyzed = infos ?? (enforced.length ? this.analyze(text) : null);
+    // Only sessions under data protection that may meet COPY or refused expressions pay for
+    // parsing single statements here.
+    const needsParse = enforced.length && (this.deps.config.maskComputed === 'refuse' || /copy/i.test(text));
+    const analyzed = infos ?? (needsParse ? this.analyze(text) : null);
     if (!merged.block && analyzed) {
       for (const info of analyzed) {
         if (info.copyTo && enforced.length) {
@@ -768,15 +770,21 @@ export class Session {
   private preparePlan(result: ResultState, fields: ReturnType<typeof decodeRowDescription>): Promise<void> | void {
     this.refreshMaskRules();
     if (!this.maskRules.length) return;
-    const info = result.info ?? this.analyze(result.text)?.[0];
-    result.info = info;
-    const computed = info ? computedRule(this.maskRules, info.computedColumnRefs, info.objects) : undefined;
+    // Computed columns (no source table) are judged by the expressions the statement reads.
+    let computed: ReturnType<typeof computedRule>;
+    if (fields.some((f) => f.tableOid === 0)) {
+      const info = result.info ?? this.analyze(result.text)?.[0];
+      result.info = info;
+      computed = info ? computedRule(this.maskRules, info.computedColumnRefs, info.objects) : undefined;
+    }
     const oids = [...new Set(fields.filter((f) => f.tableOid !== 0).map((f) => f.tableOid))];
     const finish = (tables: Map<number, import('../masking/masking').TableNames | null>) => {
       result.plan = planMasks(fields, this.maskRules, tables, computed);
       if (result.plan?.some((m) => m?.rule.shadow)) result.shadowMask = result.plan.filter((m) => m?.rule.shadow).map((m) => m!.column);
     };
     if (!oids.length) return finish(new Map());
+    const known = this.deps.catalog.known(this.databaseName, oids);
+    if (known) return finish(known);
     return this.deps.catalog.tables(this.databaseName, oids).then(finish, (error) => {
       // Unknown columns cannot be judged: withhold every value rather than leak one.
       this.deps.logger.error({ err: error, session_id: this.id }, 'catalog lookup failed; masking every column of this result');
@@ -803,7 +811,7 @@ export class Session {
     if ((result as { done?: boolean }).done) return;
     (result as { done?: boolean }).done = true;
     this.deps.metrics.statements.inc({ outcome: outcome.blocked ? 'blocked' : outcome.error ? 'error' : 'ok' });
-    const info = result.info ?? (result.text ? this.analyze(result.text)?.[0] : undefined);
+    const info = result.info ?? (result.text ? this.deps.analyzer.describe(result.text) : undefined);
     if (info?.ddl) this.deps.catalog.invalidate(this.databaseName);
     const durationMs = Number(nowNs() - result.startedAt) / 1e6;
     const rows = outcome.tag ? (rowsOfTag(outcome.tag) ?? result.rows) : result.rows;

@@ -39,3 +39,17 @@ describe('SQL analysis with the PostgreSQL parser', () => {
     ["SELECT ';x'", true],
   ])('tells cheaply whether %j may hold several statements', (text, several) => expect(mayHoldSeveralStatements(text)).toBe(several));
 });
+
+describe('statement shapes', () => {
+  it('blanks literals but not identifiers', async () => {
+    const { literalShape } = await import('./sql-analyzer');
+    expect(literalShape("SELECT a1, 'it''s' FROM t2 WHERE x = 12 AND y = 3.5 AND z = $1")).toBe("SELECT a1, '' FROM t2 WHERE x = 0 AND y = 0 AND z = $1");
+  });
+
+  it('describes texts that differ in literals from one analysis, with each own text', () => {
+    const analyzer = new SqlAnalyzer();
+    const a = analyzer.describe('UPDATE accounts SET b = b + 5 WHERE id = 1')!;
+    const b = analyzer.describe('UPDATE accounts SET b = b + 7 WHERE id = 99')!;
+    expect([a.type, a.objects, b.type, b.objects, b.text]).toEqual(['UPDATE', ['accounts'], 'UPDATE', ['accounts'], 'UPDATE accounts SET b = b + 7 WHERE id = 99']);
+  });
+});

@@ -147,6 +147,25 @@ export class SqlAnalyzer {
 
   constructor(private readonly capacity = 2000) {}
 
+  /**
+   * Type and objects of one statement, shared by texts that differ only in literals (pgbench's
+   * and most ORMs' simple-protocol traffic): parsed once per shape instead of once per execution.
+   */
+  describe(text: string): StatementInfo | undefined {
+    const shape = literalShape(text);
+    const key = `\u0000${shape}`;
+    let hit = this.cache.get(key);
+    if (!hit) {
+      hit = text.length > 1_000_000 ? { statements: null } : analyze(text);
+      if (shape.length <= 16_384) {
+        this.cache.set(key, hit);
+        if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value as string);
+      }
+    }
+    const info = hit.statements?.[0];
+    return info && hit.statements!.length === 1 ? { ...info, text } : info;
+  }
+
   analyze(text: string): AnalyzedText {
     const hit = this.cache.get(text);
     if (hit) {
@@ -161,6 +180,15 @@ export class SqlAnalyzer {
     }
     return out;
   }
+}
+
+/**
+ * The text with its literals blanked (quoted strings -> '', numbers -> 0): statements that differ
+ * only in literal values share one analysis of their shape. Only for metadata (type, objects) of
+ * single statements; enforcement never reads a normalized text.
+ */
+export function literalShape(text: string): string {
+  return text.replace(/'(?:[^']|'')*'/g, "''").replace(/(?<![\w$.])\d+(?:\.\d+)?(?![\w$])/g, '0');
 }
 
 /**

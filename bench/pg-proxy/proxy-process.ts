@@ -1,0 +1,76 @@
+/**
+ * The proxy for the benchmark, in its own process (as deployed): the real sessions, the shared
+ * policy engine with 20 enabled policies of the benchmark's database, the masking catalog, and
+ * capture of every statement through the bounded buffer onto an in-process bus whose consumer
+ * parses each record (the broker is left out so the figures are the proxy's, not Kafka's).
+ * Prints `LISTENING <port>`.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Topics } from '@vigil/contracts';
+import { MemoryBus } from '@vigil/messaging';
+import { createLogger, createMetricsRegistry } from '@vigil/platform';
+import { CaptureBuffer } from '../../apps/pg-proxy/src/capture/capture-buffer';
+import { Enforcer } from '../../apps/pg-proxy/src/enforcement/enforcer';
+import { Catalog } from '../../apps/pg-proxy/src/masking/catalog';
+import { PolicyStore } from '../../apps/pg-proxy/src/policies/policy-store';
+import { createProxyMetrics } from '../../apps/pg-proxy/src/proxy/proxy.metrics';
+import { ProxyServer } from '../../apps/pg-proxy/src/proxy/proxy.server';
+import { defaultDatabaseId } from '../../apps/pg-proxy/src/proxy/proxy.service';
+import { loadSqlParser, SqlAnalyzer } from '../../apps/pg-proxy/src/sql/sql-analyzer';
+
+async function main() {
+  const [upstreamUrl, database] = process.argv.slice(2) as [string, string];
+  const upstream = new URL(upstreamUrl);
+  await loadSqlParser();
+  const logger = createLogger('pg-proxy', 'warn');
+  const bus = new MemoryBus();
+  let captured = 0;
+  await bus.subscribe({ groupId: 'bench', topics: [Topics.auditIngest], handler: async (messages) => void (captured += messages.filter((m) => JSON.parse(m.value).type).length) });
+  const capture = new CaptureBuffer({ sink: bus, logger, maxRecords: 100_000, spillDir: mkdtempSync(join(tmpdir(), 'bench-spill-')), maxSpillBytes: 100_000_000, publishTimeoutMs: 5000, failMode: () => 'open' });
+  capture.start();
+  const store = new PolicyStore();
+  const db = defaultDatabaseId(database);
+  const now = new Date().toISOString();
+  const base = { enabled: true, description: '', version: 1, created_at: now, updated_at: now, deleted: false, databases: [db] };
+  let n = 0;
+  const id = () => `pol_bench${++n}`;
+  for (let i = 0; i < 10; i++) {
+    store.apply({ ...base, id: id(), name: `query rules ${i}`, type: 'query_control', config: { rules: [
+      { name: 'drop', pattern: `^\\s*drop\\s+table\\s+secret_${i}`, action: 'block' },
+      { name: 'union probe', pattern: `union\\s+select.*from\\s+admins_${i}`, action: 'block' },
+      { name: 'truncate', pattern: `^truncate\\s+audit_${i}`, action: 'alert', severity: 'high' },
+    ] } });
+  }
+  for (let i = 0; i < 5; i++) {
+    store.apply({ ...base, id: id(), name: `access ${i}`, type: 'access_control', config: { conditions: { allowed_ips: ['127.0.0.0/8', '10.0.0.0/8'] }, actions: [{ type: 'block' }] } });
+  }
+  for (let i = 0; i < 5; i++) {
+    store.apply({ ...base, id: id(), name: `protection ${i}`, type: 'data_protection', config: { rules: [
+      { name: 'ssn', columns: [`*.ssn_${i}`], method: 'redact' },
+      { name: 'filler', columns: ['pgbench_accounts.filler'], method: 'partial', show_last: 2 },
+    ] } });
+  }
+  const metrics = createProxyMetrics(createMetricsRegistry('pg-proxy'), () => capture.depth);
+  const server = new ProxyServer({
+    host: '127.0.0.1',
+    port: 0,
+    config: { upstreamHost: upstream.hostname, upstreamPort: Number(upstream.port || 5432), upstreamTls: 'disable', tlsMode: 'disabled', captureParameters: false, maskComputed: 'mask', databaseId: defaultDatabaseId },
+    enforcer: new Enforcer(store, []),
+    analyzer: new SqlAnalyzer(),
+    catalog: new Catalog({ host: upstream.hostname, port: Number(upstream.port || 5432), user: decodeURIComponent(upstream.username || 'postgres'), password: decodeURIComponent(upstream.password) || undefined }),
+    capture,
+    metrics,
+    logger,
+    policiesReady: async () => true,
+  });
+  await server.listen();
+  process.stdout.write(`LISTENING ${server.address.port} ${store.engine.enabledCount}\n`);
+  process.on('SIGTERM', () => {
+    process.stdout.write(`CAPTURED ${captured + capture.depth} DROPPED ${capture.dropped}\n`);
+    process.exit(0);
+  });
+}
+
+void main();
