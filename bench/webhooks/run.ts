@@ -12,6 +12,9 @@
  */
 import 'reflect-metadata';
 import http from 'node:http';
+import { loadavg } from 'node:os';
+import { Client } from 'pg';
+import { Agent } from 'undici';
 import { startSystem } from '../../apps/standalone/src/standalone';
 import { http as call, login } from '../../apps/standalone/src/testing/http';
 import { createTestDatabase, freePort, startWebhookReceiver } from '../../libs/platform/testing/src';
@@ -47,11 +50,40 @@ async function baseline(url: string, body: string, count: number, concurrency: n
   return count / ((performance.now() - started) / 1000);
 }
 
+/** The same baseline through an undici keep-alive pool (the client the delivery service uses). */
+async function baselineUndici(url: string, body: string, count: number, concurrency: number): Promise<number> {
+  const agent = new Agent({ connections: concurrency });
+  const target = new URL(url);
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      const res = await agent.request({ origin: target.origin, path: target.pathname, method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      await res.body.dump();
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  await agent.close();
+  return count / ((performance.now() - started) / 1000);
+}
+
+const load = () => loadavg().map((l) => Number(l.toFixed(2)));
+
 async function main() {
+  const loadAtStart = load();
   const db = await createTestDatabase();
-  const receiver = await startWebhookReceiver();
+  // Counted as they arrive: polling the receiver's request list would cost the system under test CPU.
+  const arrived = new Map<string, number>();
+  const receiver = await startWebhookReceiver({
+    onRequest: (r) => {
+      const key = r.path.startsWith('/fan/') ? '/fan/' : r.path;
+      arrived.set(key, (arrived.get(key) ?? 0) + 1);
+    },
+  });
+  const count = (key: string) => arrived.get(key) ?? 0;
   const env: Record<string, string> = {
-    LOG_LEVEL: 'error',
+    LOG_LEVEL: 'fatal',
     DATABASE_URL: db.url,
     VIGIL_DATA_DIR: `/tmp/vigil-bench-webhooks-${process.pid}`,
     AUDIT_ADMIN_EMAIL: 'admin@example.com',
@@ -82,7 +114,7 @@ async function main() {
       events: Array.from({ length: THROUGHPUT_EVENTS }, (_, i) => ({ type: 'database.query', database_id: 'db_bench', details: { user: 'bench', query: `SELECT ${i}` } })),
     });
     if (ingested.status !== 202) throw new Error(`ingest failed: ${ingested.status}`);
-    while (receiver.requests.filter((r) => r.path.startsWith('/fan/')).length < total) {
+    while (count('/fan/') < total) {
       if (performance.now() - startedAt > 180_000) throw new Error('throughput run did not finish in 180 s');
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -90,6 +122,7 @@ async function main() {
     const deliveriesPerSecond = total / seconds;
     const sample = receiver.requests.find((r) => r.path.startsWith('/fan/'))!.body;
     const baselinePerSecond = await baseline(`${receiver.url}/baseline`, sample, total, 256);
+    const baselineUndiciPerSecond = await baselineUndici(`${receiver.url}/baseline-undici`, sample, total, 256);
 
     // 2. Latency at 500 events/s, one subscription.
     for (const id of ids) await api('PATCH', `/v1/webhooks/${id}`, { active: false });
@@ -99,6 +132,7 @@ async function main() {
     const ticks = SECONDS * 10;
     const tickStart = performance.now();
     const pending: Promise<void>[] = [];
+    const ingestFailures: number[] = [];
     for (let t = 0; t < ticks; t++) {
       const due = tickStart + t * 100;
       const wait = due - performance.now();
@@ -106,18 +140,35 @@ async function main() {
       const t0 = Date.now();
       pending.push(
         api('POST', '/v1/events/ingest', { events: Array.from({ length: perTick }, () => ({ type: 'user.login_success', database_id: 'db_bench', details: { user: 'bench' } })) }).then((r) => {
+          if (r.status !== 202) {
+            ingestFailures.push(r.status);
+            return;
+          }
           for (const id of r.body.ids as string[]) sentAt.set(id, t0);
         }),
       );
     }
     await Promise.all(pending);
-    const expected = RATE * SECONDS;
+    const expected = sentAt.size;
     const deadline = Date.now() + 60_000;
-    while (receiver.on('/latency').length < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (count('/latency') < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const latencies = receiver
       .on('/latency')
       .map((r) => r.receivedAt - (sentAt.get(JSON.parse(r.body).id) ?? r.receivedAt))
       .sort((a, b) => a - b);
+    // Where the time goes: ingest request -> delivery row committed -> attempt started (database clock, same machine).
+    const pg = new Client({ connectionString: db.url });
+    await pg.connect();
+    const rows: { event_id: string; created_ms: number; attempt_ms: number }[] = (
+      await pg.query(
+        `SELECT d.event_id, extract(epoch FROM d.created_at) * 1000 AS created_ms, extract(epoch FROM d.first_attempt_at) * 1000 AS attempt_ms
+         FROM delivery.webhook_deliveries d JOIN delivery.webhooks w ON w.id = d.webhook_id
+         WHERE w.url LIKE '%/latency' AND d.first_attempt_at IS NOT NULL`,
+      )
+    ).rows;
+    await pg.end();
+    const toRow = rows.filter((r) => sentAt.has(r.event_id)).map((r) => Number(r.created_ms) - sentAt.get(r.event_id)!).sort((a, b) => a - b);
+    const toAttempt = rows.map((r) => Number(r.attempt_ms) - Number(r.created_ms)).sort((a, b) => a - b);
 
     const report = {
       throughput: {
@@ -128,6 +179,8 @@ async function main() {
         deliveries_per_second: Math.round(deliveriesPerSecond),
         baseline_plain_posts_per_second: Math.round(baselinePerSecond),
         ratio_to_baseline: Number((deliveriesPerSecond / baselinePerSecond).toFixed(2)),
+        baseline_undici_posts_per_second: Math.round(baselineUndiciPerSecond),
+        ratio_to_undici_baseline: Number((deliveriesPerSecond / baselineUndiciPerSecond).toFixed(2)),
         target: '>= 2000 deliveries/s',
       },
       latency: {
@@ -135,11 +188,15 @@ async function main() {
         seconds: SECONDS,
         delivered: latencies.length,
         expected,
+        ingest_requests_refused: ingestFailures.length ? ingestFailures : undefined,
         p50_ms: percentile(latencies, 50),
         p99_ms: percentile(latencies, 99),
         max_ms: latencies[latencies.length - 1],
         target: 'p99 < 500 ms',
+        ingest_to_delivery_row_ms: { p50: percentile(toRow, 50), p99: percentile(toRow, 99) },
+        delivery_row_to_attempt_ms: { p50: Math.round(percentile(toAttempt, 50)), p99: Math.round(percentile(toAttempt, 99)) },
       },
+      load_average: { at_start: loadAtStart, at_end: load() },
     };
     console.log(JSON.stringify(report, null, 2));
   } finally {

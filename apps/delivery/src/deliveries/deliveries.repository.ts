@@ -58,6 +58,15 @@ export interface AttemptOutcome {
   firstAttemptAt: Date;
 }
 
+export interface ClaimRequest {
+  owner: string;
+  /** Deliveries wanted at most. */
+  limit: number;
+  /** Live leases one endpoint may hold, counted over all workers. */
+  perEndpoint: number;
+  leaseMs: number;
+}
+
 export interface DeliveryRow {
   id: string;
   webhook_id: string;
@@ -133,26 +142,52 @@ export class DeliveriesRepository {
   /**
    * Takes up to `limit` due deliveries for `owner` under a lease. Due means pending and its time
    * has come, or in flight with an expired lease (its worker died). Rows other workers are claiming
-   * are skipped (SKIP LOCKED), and no endpoint gets more than `perEndpoint` live leases.
+   * are skipped (SKIP LOCKED). An endpoint with live leases of another owner is skipped (one owner
+   * per endpoint at a time, so the owner alone keeps the endpoint's request limit), and no owner
+   * holds more than `perEndpoint` live leases of one endpoint.
    */
   async claim(owner: string, limit: number, perEndpoint: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    const result: unknown = await this.dataSource.query(
-      `WITH ready AS (
-         SELECT DISTINCT webhook_id FROM delivery.webhook_deliveries
-         WHERE status IN ('pending', 'in_flight') AND due_at <= now()
-         LIMIT 1000
-       ), picked AS (
-         SELECT d.id, d.due_at,
-                row_number() OVER (PARTITION BY r.webhook_id ORDER BY d.due_at) AS rn,
-                $3::int - (SELECT count(*) FROM delivery.webhook_deliveries x
-                           WHERE x.webhook_id = r.webhook_id AND x.status = 'in_flight' AND x.due_at > now()) AS room
+    return this.claimWith(this.dataSource.manager, { owner, limit, perEndpoint, leaseMs });
+  }
+
+  /**
+   * Endpoints with due work are found with a skip scan of the (webhook_id, due_at) index: one index
+   * probe per endpoint, whatever the backlog behind each one.
+   */
+  private async claimWith(manager: EntityManager, { owner, limit, perEndpoint, leaseMs }: ClaimRequest): Promise<ClaimedDelivery[]> {
+    if (limit <= 0) return [];
+    const result: unknown = await manager.query(
+      `WITH RECURSIVE ready (webhook_id, n) AS (
+         (SELECT webhook_id, 1 FROM delivery.webhook_deliveries
+          WHERE status IN ('pending', 'in_flight') AND due_at <= now()
+          ORDER BY webhook_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT d.webhook_id FROM delivery.webhook_deliveries d
+                 WHERE d.status IN ('pending', 'in_flight') AND d.due_at <= now() AND d.webhook_id > r.webhook_id
+                 ORDER BY d.webhook_id LIMIT 1), r.n + 1
+         FROM ready r WHERE r.webhook_id IS NOT NULL AND r.n < 1000
+       ), leases AS (
+         -- Live leases per endpoint: this owner's count, and whether another owner holds any.
+         SELECT r.webhook_id, l.mine, l.others
          FROM ready r
          CROSS JOIN LATERAL (
+           SELECT count(*) FILTER (WHERE x.lease_owner = $1) AS mine, count(*) FILTER (WHERE x.lease_owner IS DISTINCT FROM $1) AS others
+           FROM delivery.webhook_deliveries x
+           WHERE x.webhook_id = r.webhook_id AND x.status = 'in_flight' AND x.due_at > now()
+         ) l
+         WHERE r.webhook_id IS NOT NULL
+       ), picked AS (
+         SELECT d.id, d.due_at,
+                row_number() OVER (PARTITION BY l.webhook_id ORDER BY d.due_at) AS rn,
+                $3::int - l.mine AS room
+         FROM leases l
+         CROSS JOIN LATERAL (
            SELECT id, due_at FROM delivery.webhook_deliveries d
-           WHERE d.webhook_id = r.webhook_id AND d.status IN ('pending', 'in_flight') AND d.due_at <= now()
+           WHERE d.webhook_id = l.webhook_id AND d.status IN ('pending', 'in_flight') AND d.due_at <= now()
            ORDER BY d.due_at LIMIT $3
            FOR UPDATE SKIP LOCKED
          ) d
+         WHERE l.others = 0
        ), chosen AS (
          SELECT id FROM picked WHERE rn <= room ORDER BY due_at LIMIT $2
        )
@@ -170,28 +205,40 @@ export class DeliveriesRepository {
   /**
    * Records attempts and moves their deliveries on, in one transaction. Only deliveries still leased
    * by `owner` change: a worker whose lease expired (and whose delivery another worker took) records
-   * nothing.
+   * nothing. With `next`, the same transaction then claims more due deliveries: the endpoint slots
+   * these attempts held go straight to the next deliveries, without a trip through the poll loop.
    */
-  async complete(owner: string, outcomes: AttemptOutcome[]): Promise<void> {
-    if (!outcomes.length) return;
-    await this.dataSource.transaction(async (manager) => {
+  async complete(owner: string, outcomes: AttemptOutcome[], next?: Omit<ClaimRequest, 'owner'>): Promise<ClaimedDelivery[]> {
+    if (!outcomes.length) return next ? this.claim(owner, next.limit, next.perEndpoint, next.leaseMs) : [];
+    return this.dataSource.transaction(async (manager) => {
+      // One statement: the deliveries still leased by `owner` move on, and exactly their attempts are written.
       const updated = rowsOf<{ id: string }>(await manager.query(
-        `UPDATE delivery.webhook_deliveries d SET
-           status = o.status,
-           due_at = CASE WHEN o.status = 'pending' THEN now() + o.delay_ms * interval '1 millisecond' END,
-           lease_owner = NULL,
-           attempt_count = d.attempt_count + 1,
-           schedule_index = o.schedule_index,
-           first_attempt_at = COALESCE(d.first_attempt_at, o.started_at),
-           last_attempt_at = o.started_at,
-           last_status_code = o.status_code,
-           last_latency_ms = o.latency_ms,
-           last_error = o.error,
-           completed_at = CASE WHEN o.status IN ('succeeded', 'failed') THEN now() END
-         FROM unnest($2::text[], $3::text[], $4::bigint[], $5::int[], $6::timestamptz[], $7::int[], $8::int[], $9::text[])
-              AS o (id, status, delay_ms, schedule_index, started_at, status_code, latency_ms, error)
-         WHERE d.id = o.id AND d.status = 'in_flight' AND d.lease_owner = $1
-         RETURNING d.id`,
+        `WITH o AS (
+           SELECT * FROM unnest($2::text[], $3::text[], $4::bigint[], $5::int[], $6::timestamptz[], $7::int[], $8::int[], $9::text[],
+                                $10::text[], $11::int[], $12::boolean[])
+                    AS o (id, status, delay_ms, schedule_index, started_at, status_code, latency_ms, error, attempt_id, attempt, success)
+         ), moved AS (
+           UPDATE delivery.webhook_deliveries d SET
+             status = o.status,
+             due_at = CASE WHEN o.status = 'pending' THEN now() + o.delay_ms * interval '1 millisecond' END,
+             lease_owner = NULL,
+             attempt_count = d.attempt_count + 1,
+             schedule_index = o.schedule_index,
+             first_attempt_at = COALESCE(d.first_attempt_at, o.started_at),
+             last_attempt_at = o.started_at,
+             last_status_code = o.status_code,
+             last_latency_ms = o.latency_ms,
+             last_error = o.error,
+             completed_at = CASE WHEN o.status IN ('succeeded', 'failed') THEN now() END
+           FROM o
+           WHERE d.id = o.id AND d.status = 'in_flight' AND d.lease_owner = $1
+           RETURNING d.id
+         ), attempts AS (
+           INSERT INTO delivery.webhook_attempts (id, delivery_id, attempt, started_at, latency_ms, status_code, success, error)
+           SELECT o.attempt_id, o.id, o.attempt, o.started_at, o.latency_ms, o.status_code, o.success, o.error
+           FROM o JOIN moved USING (id)
+         )
+         SELECT id FROM moved`,
         [
           owner,
           outcomes.map((o) => o.deliveryId),
@@ -202,27 +249,26 @@ export class DeliveriesRepository {
           outcomes.map((o) => o.statusCode),
           outcomes.map((o) => o.latencyMs),
           outcomes.map((o) => o.error?.slice(0, 1000) ?? null),
+          outcomes.map((o) => o.attemptId),
+          outcomes.map((o) => o.attempt),
+          outcomes.map((o) => o.success),
         ],
       ));
       const kept = new Set(updated.map((r) => r.id));
       const recorded = outcomes.filter((o) => kept.has(o.deliveryId));
-      if (!recorded.length) return;
-      await manager.query(
-        `INSERT INTO delivery.webhook_attempts (id, delivery_id, attempt, started_at, latency_ms, status_code, success, error)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::boolean[], $8::text[])`,
-        [
-          recorded.map((o) => o.attemptId),
-          recorded.map((o) => o.deliveryId),
-          recorded.map((o) => o.attempt),
-          recorded.map((o) => o.startedAt.toISOString()),
-          recorded.map((o) => o.latencyMs),
-          recorded.map((o) => o.statusCode),
-          recorded.map((o) => o.success),
-          recorded.map((o) => o.error?.slice(0, 1000) ?? null),
-        ],
-      );
-      await this.updateEndpointHealth(manager, recorded);
+      if (recorded.length) await this.updateEndpointHealth(manager, recorded);
+      return next ? this.claimWith(manager, { owner, ...next }) : [];
     });
+  }
+
+  /** Leased deliveries given back unsent: due again at once, for any worker. */
+  async release(owner: string, deliveryIds: string[]): Promise<void> {
+    if (!deliveryIds.length) return;
+    await this.dataSource.query(
+      `UPDATE delivery.webhook_deliveries SET status = 'pending', due_at = now(), lease_owner = NULL
+       WHERE id = ANY($2::text[]) AND status = 'in_flight' AND lease_owner = $1`,
+      [owner, deliveryIds],
+    );
   }
 
   /**
@@ -235,14 +281,17 @@ export class DeliveriesRepository {
     const failedAttempts = new Map<string, number>();
     for (const o of outcomes) if (!o.success) failedAttempts.set(o.webhookId, (failedAttempts.get(o.webhookId) ?? 0) + 1);
     if (succeeded.length) {
-      const recovered: { id: string }[] = await manager.query(
-        `SELECT id FROM delivery.webhooks WHERE id = ANY($1::text[]) AND failing_since IS NOT NULL FOR UPDATE`,
+      // Locks the rows, notes which were flagged, and clears them, in one statement.
+      const recovered = rowsOf<{ id: string }>(await manager.query(
+        `WITH before AS (
+           SELECT id, failing_since FROM delivery.webhooks WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE
+         ), cleared AS (
+           UPDATE delivery.webhooks w SET last_success_at = now(), consecutive_failures = 0, failing_since = NULL
+           FROM before b WHERE w.id = b.id RETURNING w.id
+         )
+         SELECT b.id FROM before b JOIN cleared USING (id) WHERE b.failing_since IS NOT NULL`,
         [succeeded],
-      );
-      await manager.query(
-        `UPDATE delivery.webhooks SET last_success_at = now(), consecutive_failures = 0, failing_since = NULL WHERE id = ANY($1::text[])`,
-        [succeeded],
-      );
+      ));
       const released = recovered.map((r) => r.id);
       if (released.length) await this.releaseHeld(manager, released);
     }

@@ -15,6 +15,19 @@ import type { RetrySchedule } from './retry-schedule';
 const CLAIM_BATCH = 500;
 /** How long a stopping worker waits for requests in flight; the rest are retried once their lease ends. */
 const STOP_WAIT_MS = 5_000;
+/**
+ * Deliveries one instance may hold leased per endpoint, as a multiple of the endpoint's request
+ * limit: the next ones wait in memory and go out the moment a request to that endpoint finishes.
+ */
+const PREFETCH_FACTOR = 8;
+/** Deliveries leased by one instance (queued and in flight), as a multiple of WEBHOOK_MAX_IN_FLIGHT. */
+const LEASED_FACTOR = 4;
+/**
+ * A queued delivery is sent only if its lease still covers a whole request plus this margin (for
+ * clock differences between this host and the database; at most half of lease minus timeout);
+ * otherwise it is given back unsent, due at once.
+ */
+const LEASE_MARGIN_MS = 5_000;
 
 interface ListenerClient {
   on(event: 'notification' | 'error', listener: (arg?: unknown) => void): void;
@@ -22,11 +35,24 @@ interface ListenerClient {
   query(sql: string): Promise<unknown>;
 }
 
+interface Leased {
+  delivery: ClaimedDelivery;
+  /** Local time by which the lease surely ends (taken before the claim started). */
+  leaseUntil: number;
+}
+
 /**
  * Sends due deliveries. Work is claimed from PostgreSQL under a lease (FOR UPDATE SKIP LOCKED), so
  * any number of delivery instances share the queue without sending one attempt twice; an instance
  * that dies leaves leases that expire and are claimed again (at least once, never lost). Outcomes
  * are written in batches; the retry schedule lives in the rows, so restarts keep it.
+ *
+ * Per endpoint, one instance at a time holds leases (the claim skips endpoints leased by another
+ * instance). It may lease up to PREFETCH_FACTOR x WEBHOOK_ENDPOINT_CONCURRENCY deliveries of that
+ * endpoint, but keeps at most WEBHOOK_ENDPOINT_CONCURRENCY requests open to it: when one finishes,
+ * the next leased delivery goes out at once, while outcomes are recorded (and more work claimed) in
+ * the background. So an endpoint's throughput is bounded by its answer time, not by a database
+ * round trip per request.
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
@@ -34,15 +60,25 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  /** Requests open now, over all endpoints. */
   private inFlight = 0;
+  /** Deliveries leased by this instance and not yet recorded (queued or in flight). */
+  private leased = 0;
+  /** Per endpoint: leased deliveries waiting for a request slot, and requests open. */
+  private readonly queues = new Map<string, { waiting: Leased[]; open: number }>();
+  /** Claims of this instance run one at a time, so they cannot together exceed an endpoint's limit. */
+  private claimQueue: Promise<unknown> = Promise.resolve();
   private readonly sends = new Set<Promise<void>>();
   private outcomes: AttemptOutcome[] = [];
+  /** Leased deliveries this instance gives back unsent (lease too short, or stopping). */
+  private releases: string[] = [];
   private flushing: Promise<void> | undefined;
   private readonly secretCache = new Map<string, string>();
   private listener: { client: ListenerClient; release: (error?: unknown) => void } | undefined;
   private readonly logger: Logger;
   private readonly attemptsTotal: Counter;
   private readonly latency: Histogram;
+  private readonly leaseMargin: number;
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
@@ -55,6 +91,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(Registry) registry: Registry,
   ) {
     this.logger = logger.child({ component: 'webhook-worker' });
+    this.leaseMargin = Math.min(LEASE_MARGIN_MS, Math.floor((config.WEBHOOK_LEASE_MS - config.WEBHOOK_TIMEOUT_MS) / 2));
     this.attemptsTotal = new Counter({ name: 'vigil_webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers: [registry] });
     this.latency = new Histogram({
       name: 'vigil_webhook_attempt_seconds',
@@ -75,6 +112,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     this.running = false;
     this.wake?.();
     await this.loop;
+    await this.claimQueue;
+    // Deliveries leased but not started go back to the queue now rather than after their lease.
+    for (const queue of this.queues.values()) {
+      for (const item of queue.waiting.splice(0)) this.giveBack(item);
+    }
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.allSettled([...this.sends]), new Promise((r) => (timer = setTimeout(r, STOP_WAIT_MS)))]);
     clearTimeout(timer);
@@ -109,19 +151,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     let backoff = 0;
     while (this.running) {
       if (!this.listener && backoff === 0) await this.listen().catch(() => undefined);
-      const free = this.config.WEBHOOK_MAX_IN_FLIGHT - this.inFlight;
       let full = false;
-      if (free > 0) {
-        try {
-          const want = Math.min(free, CLAIM_BATCH);
-          const claimed = await this.deliveries.claim(this.owner, want, this.config.WEBHOOK_ENDPOINT_CONCURRENCY, this.config.WEBHOOK_LEASE_MS);
-          backoff = 0;
-          for (const delivery of claimed) this.dispatch(delivery);
-          full = claimed.length === want;
-        } catch (error) {
-          backoff = Math.min(backoff ? backoff * 2 : 250, 10_000);
-          this.logger.error({ err: error, retry_ms: backoff }, 'claiming deliveries failed');
-        }
+      try {
+        const { claimed, want } = await this.claimSlots((limit, perEndpoint) =>
+          this.deliveries.claim(this.owner, limit, perEndpoint, this.config.WEBHOOK_LEASE_MS),
+        );
+        backoff = 0;
+        full = want > 0 && claimed === want;
+      } catch (error) {
+        backoff = Math.min(backoff ? backoff * 2 : 250, 10_000);
+        this.logger.error({ err: error, retry_ms: backoff }, 'claiming deliveries failed');
       }
       if (!this.running) break;
       if (full) continue;
@@ -136,6 +175,61 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
+  /**
+   * Runs one claim for as many deliveries as this instance may still lease (serialized with its
+   * other claims), and queues what it got per endpoint.
+   */
+  private claimSlots(run: (limit: number, perEndpoint: number) => Promise<ClaimedDelivery[]>): Promise<{ claimed: number; want: number }> {
+    const next = this.claimQueue.then(async () => {
+      const room = this.config.WEBHOOK_MAX_IN_FLIGHT * LEASED_FACTOR - this.leased;
+      const want = this.running ? Math.max(0, Math.min(CLAIM_BATCH, room)) : 0;
+      const leaseUntil = Date.now() + this.config.WEBHOOK_LEASE_MS;
+      const claimed = await run(want, this.config.WEBHOOK_ENDPOINT_CONCURRENCY * PREFETCH_FACTOR);
+      this.leased += claimed.length;
+      const touched = new Set<string>();
+      for (const delivery of claimed) {
+        this.queueOf(delivery.webhook_id).waiting.push({ delivery, leaseUntil });
+        touched.add(delivery.webhook_id);
+      }
+      for (const webhookId of touched) this.pump(webhookId);
+      return { claimed: claimed.length, want };
+    });
+    this.claimQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  private queueOf(webhookId: string): { waiting: Leased[]; open: number } {
+    let queue = this.queues.get(webhookId);
+    if (!queue) {
+      queue = { waiting: [], open: 0 };
+      this.queues.set(webhookId, queue);
+    }
+    return queue;
+  }
+
+  /** Starts as many of an endpoint's queued deliveries as its request limit and the instance limit allow. */
+  private pump(webhookId: string): void {
+    const queue = this.queues.get(webhookId);
+    if (!queue) return;
+    while (this.running && queue.waiting.length && queue.open < this.config.WEBHOOK_ENDPOINT_CONCURRENCY && this.inFlight < this.config.WEBHOOK_MAX_IN_FLIGHT) {
+      const item = queue.waiting.shift()!;
+      if (Date.now() + this.config.WEBHOOK_TIMEOUT_MS + this.leaseMargin > item.leaseUntil) {
+        // Its lease could end during the request: another instance might take it meanwhile.
+        this.giveBack(item);
+        continue;
+      }
+      queue.open++;
+      this.dispatch(item.delivery, queue);
+    }
+    if (!queue.waiting.length && !queue.open) this.queues.delete(webhookId);
+  }
+
+  private giveBack(item: Leased): void {
+    this.leased--;
+    this.releases.push(item.delivery.id);
+    void this.flush();
+  }
+
   private openSecret(sealed: string): string {
     let secret = this.secretCache.get(sealed);
     if (secret === undefined) {
@@ -146,7 +240,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     return secret;
   }
 
-  private dispatch(delivery: ClaimedDelivery): void {
+  private dispatch(delivery: ClaimedDelivery, queue: { open: number }): void {
     this.inFlight++;
     const send = this.attempt(delivery)
       .then((outcome) => {
@@ -154,8 +248,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       })
       .catch((error) => this.logger.error({ err: error, delivery_id: delivery.id }, 'delivery attempt crashed; retried after its lease'))
       .finally(() => {
+        const wasFull = this.inFlight >= this.config.WEBHOOK_MAX_IN_FLIGHT;
         this.inFlight--;
+        this.leased--;
+        queue.open--;
         this.sends.delete(send);
+        this.pump(delivery.webhook_id);
+        // The instance limit held other endpoints back: let them go on too.
+        if (wasFull) for (const webhookId of [...this.queues.keys()]) this.pump(webhookId);
         void this.flush();
       });
     this.sends.add(send);
@@ -200,14 +300,22 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     };
   }
 
-  /** Writes finished attempts in batches; one flush at a time, the next picks up what piled up meanwhile. */
+  /**
+   * Writes finished attempts in batches; one flush at a time, the next picks up what piled up
+   * meanwhile. The transaction that records attempts also claims more due deliveries, so an
+   * endpoint's queue is refilled while its requests go on.
+   */
   private flush(): Promise<void> {
     this.flushing ??= (async () => {
       let failures = 0;
-      while (this.outcomes.length) {
+      while (this.outcomes.length || this.releases.length) {
         const batch = this.outcomes.splice(0, 1000);
+        const releases = this.releases.splice(0);
         try {
-          await this.deliveries.complete(this.owner, batch);
+          if (releases.length) await this.deliveries.release(this.owner, releases);
+          await this.claimSlots((limit, perEndpoint) =>
+            this.deliveries.complete(this.owner, batch, limit > 0 ? { limit, perEndpoint, leaseMs: this.config.WEBHOOK_LEASE_MS } : undefined),
+          );
           failures = 0;
         } catch (error) {
           failures++;
@@ -216,14 +324,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
             continue;
           }
           this.outcomes.unshift(...batch);
+          this.releases.unshift(...releases);
           await new Promise((r) => setTimeout(r, 200 * failures));
         }
       }
     })().finally(() => {
       this.flushing = undefined;
-      if (this.outcomes.length) void this.flush();
-      // Finished leases free endpoint slots: look for more work now.
-      this.wake?.();
+      if (this.outcomes.length || this.releases.length) void this.flush();
     });
     return this.flushing;
   }
