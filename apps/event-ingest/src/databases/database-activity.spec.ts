@@ -1,3 +1,4 @@
+import type { AuditEvent } from '@vigil/contracts';
 import { summariseActivity } from './database-monitor.service';
 
 describe('database activity of an ingest batch', () => {
@@ -5,7 +6,7 @@ describe('database activity of an ingest batch', () => {
     const activity = summariseActivity([
       { type: 'database.query', severity: 'info', database_id: 'db_a', timestamp: '2025-01-01T10:00:00.000Z', details: {} },
       { type: 'security.threat_detected', severity: 'critical', database_id: 'db_a', timestamp: '2025-01-01T09:00:00.000Z', details: {} },
-      { type: 'database.disconnect', severity: 'info', database_id: 'db_b', timestamp: '2025-01-01T11:00:00.000Z', details: { error: 'stream lost' } },
+      { type: 'database.disconnect', severity: 'info', database_id: 'db_b', timestamp: '2025-01-01T11:00:00.000Z', details: { error: 'stream lost' } as AuditEvent['details'] },
       { type: 'database.disconnect', severity: 'info', database_id: 'db_a', timestamp: '2025-01-01T11:00:00.000Z', details: {} },
     ]);
     expect(activity).toEqual([
