@@ -19,7 +19,7 @@ describe('event stream on Kafka, two gateway replicas', () => {
     system = await startTestSystem({ bus: 'kafka' });
     const first = system.services.find((s) => s.name === 'gateway')!;
     const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(first.context.config as Record<string, unknown>)) {
+    for (const [key, value] of Object.entries(first.context.config as unknown as Record<string, unknown>)) {
       if (value === undefined || value === null) continue;
       env[key] = Array.isArray(value) ? value.join(',') : String(value);
     }
