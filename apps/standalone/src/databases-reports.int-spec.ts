@@ -231,6 +231,7 @@ describe('databases and reports', () => {
         ['bob', 1, 1],
       ]);
       expect(section('failed_logins').rows[0].slice(0, 3)).toEqual(['mallory', '10.0.0.9', 4]);
+      expect(section('privileged_actions').rows.map((r: (string | null)[]) => r[6] ?? r[5]).sort()).toEqual(['ALTER', 'DROP', 'GRANT', 'security.privilege_escalation']);
       expect(section('alerts')).toMatchObject({ available: false });
       expect(section('cardholder_data_access').controls).toEqual(['PCI DSS 10.2.1.1']);
     });

@@ -19,10 +19,12 @@ const ALERTS_NOTE =
   'policy violations that asked for alerts are listed under Policy violations.';
 
 /**
- * Computes a report from stored audit events (docs/reports.md#generation). Two scans of the period:
- * one counts every event per database, type and severity (totals and coverage); one keeps only the
- * events some section needs in a temporary table, which the sections then read. Partition pruning
- * limits both to the period's daily partitions.
+ * Computes a report from stored audit events (docs/reports.md#generation) with one scan of the
+ * period's daily partitions: it groups the events by database, type, severity and, for the events
+ * some section needs, by user, statement kind, source address (failed logins) and policy
+ * (violations), into a small temporary table that every section then aggregates. The newest
+ * events a "list" section shows come from indexes (type + time; the partial index of privileged
+ * statements), newest first, without reading the period again.
  */
 @Injectable()
 export class ReportGenerator {
@@ -34,31 +36,29 @@ export class ReportGenerator {
     progress: (percent: number) => Promise<void>,
   ): Promise<ReportDocument> {
     const dbs = scope.databases.length ? scope.databases : null;
-    const base = [scope.period_start, scope.period_end, dbs];
-    const where = `"timestamp" >= $1 AND "timestamp" < $2 AND ($3::text[] IS NULL OR database_id = ANY($3::text[]))`;
-
-    const totals: { database_id: string; type: string; severity: string; count: string; first_at: Date; last_at: Date }[] = await manager.query(
-      `SELECT database_id, type, severity, count(*) AS count, min("timestamp") AS first_at, max("timestamp") AS last_at
-       FROM ${EVENTS} WHERE ${where} GROUP BY 1, 2, 3`,
-      base,
-    );
-    await progress(40);
-
     const relevant = relevantFilter(definition);
-    await manager.query(`DROP TABLE IF EXISTS report_rows`);
+    const isRelevant = `(type = ANY($4::text[]) OR (type = 'database.query' AND operation = ANY($5::text[])))`;
+    await manager.query(`DROP TABLE IF EXISTS report_groups`);
     await manager.query(
-      `CREATE TEMP TABLE report_rows ON COMMIT DROP AS
-       SELECT id, type, severity, database_id, "timestamp", user_name, source_ip, operation, policy_id,
-              left(details->>'query', 300) AS query
+      `CREATE TEMP TABLE report_groups ON COMMIT DROP AS
+       SELECT database_id, type, severity,
+              CASE WHEN ${isRelevant} THEN user_name END AS user_name,
+              CASE WHEN type = 'database.query' AND operation = ANY($5::text[]) THEN operation END AS operation,
+              CASE WHEN type = 'user.login_failed' THEN source_ip END AS source_ip,
+              CASE WHEN type = 'policy.violation' THEN policy_id END AS policy_id,
+              count(*)::bigint AS n, min("timestamp") AS first_at, max("timestamp") AS last_at
        FROM ${EVENTS}
-       WHERE ${where} AND (type = ANY($4::text[]) OR (type = 'database.query' AND operation = ANY($5::text[])))`,
-      [...base, relevant.types, relevant.operations],
+       WHERE "timestamp" >= $1 AND "timestamp" < $2 AND ($3::text[] IS NULL OR database_id = ANY($3::text[]))
+       GROUP BY 1, 2, 3, 4, 5, 6, 7`,
+      [scope.period_start, scope.period_end, dbs, relevant.types, relevant.operations],
     );
-    await manager.query(`ANALYZE report_rows`);
-    await progress(70);
+    await progress(60);
+    const totals: { database_id: string; type: string; severity: string; count: string; first_at: Date; last_at: Date }[] = await manager.query(
+      `SELECT database_id, type, severity, sum(n) AS count, min(first_at) AS first_at, max(last_at) AS last_at FROM report_groups GROUP BY 1, 2, 3`,
+    );
 
     const sections: ReportSection[] = [];
-    for (const section of definition.sections) sections.push(await this.section(manager, section, totals, names));
+    for (const section of definition.sections) sections.push(await this.section(manager, section, scope, totals, names));
     await progress(90);
 
     const byType = new Map<string, { type: string; severity: string; count: number }>();
@@ -92,6 +92,7 @@ export class ReportGenerator {
   private async section(
     manager: EntityManager,
     section: SectionDefinition,
+    scope: ReportScope,
     totals: { database_id: string; count: string; first_at: Date; last_at: Date }[],
     names: Map<string, string>,
   ): Promise<ReportSection> {
@@ -130,14 +131,14 @@ export class ReportGenerator {
       }
       case 'by_user': {
         const [m] = await manager.query(
-          `SELECT count(*)::bigint AS events, count(DISTINCT user_name)::bigint AS users FROM report_rows WHERE ${match}`,
+          `SELECT COALESCE(sum(n), 0)::bigint AS events, count(DISTINCT user_name)::bigint AS users FROM report_groups WHERE ${match}`,
           params,
         );
         out.metrics = { events: Number(m.events), users: Number(m.users) };
         out.columns = ['user', 'events', 'databases', 'first_at', 'last_at'];
         const rows: { user_name: string | null; events: string; databases: string; first_at: Date; last_at: Date }[] = await manager.query(
-          `SELECT user_name, count(*) AS events, count(DISTINCT database_id) AS databases, min("timestamp") AS first_at, max("timestamp") AS last_at
-           FROM report_rows WHERE ${match} GROUP BY user_name ORDER BY count(*) DESC, user_name NULLS LAST LIMIT ${ROW_LIMIT + 1}`,
+          `SELECT user_name, sum(n) AS events, count(DISTINCT database_id) AS databases, min(first_at) AS first_at, max(last_at) AS last_at
+           FROM report_groups WHERE ${match} GROUP BY user_name ORDER BY sum(n) DESC, user_name NULLS LAST LIMIT ${ROW_LIMIT + 1}`,
           params,
         );
         out.rows = rows.slice(0, ROW_LIMIT).map((r) => [r.user_name, Number(r.events), Number(r.databases), iso(r.first_at), iso(r.last_at)]);
@@ -146,15 +147,15 @@ export class ReportGenerator {
       }
       case 'by_user_ip': {
         const [m] = await manager.query(
-          `SELECT count(*)::bigint AS attempts, count(DISTINCT user_name)::bigint AS users, count(DISTINCT source_ip)::bigint AS source_ips
-           FROM report_rows WHERE ${match}`,
+          `SELECT COALESCE(sum(n), 0)::bigint AS attempts, count(DISTINCT user_name)::bigint AS users, count(DISTINCT source_ip)::bigint AS source_ips
+           FROM report_groups WHERE ${match}`,
           params,
         );
         out.metrics = { attempts: Number(m.attempts), users: Number(m.users), source_ips: Number(m.source_ips) };
         out.columns = ['user', 'source_ip', 'attempts', 'databases', 'last_attempt_at'];
         const rows: { user_name: string | null; source_ip: string | null; attempts: string; databases: string; last_at: Date }[] = await manager.query(
-          `SELECT user_name, source_ip, count(*) AS attempts, count(DISTINCT database_id) AS databases, max("timestamp") AS last_at
-           FROM report_rows WHERE ${match} GROUP BY user_name, source_ip ORDER BY count(*) DESC, user_name NULLS LAST, source_ip NULLS LAST LIMIT ${ROW_LIMIT + 1}`,
+          `SELECT user_name, source_ip, sum(n) AS attempts, count(DISTINCT database_id) AS databases, max(last_at) AS last_at
+           FROM report_groups WHERE ${match} GROUP BY user_name, source_ip ORDER BY sum(n) DESC, user_name NULLS LAST, source_ip NULLS LAST LIMIT ${ROW_LIMIT + 1}`,
           params,
         );
         out.rows = rows.slice(0, ROW_LIMIT).map((r) => [r.user_name, r.source_ip, Number(r.attempts), Number(r.databases), iso(r.last_at)]);
@@ -162,23 +163,36 @@ export class ReportGenerator {
         return out;
       }
       case 'list': {
-        const [m] = await manager.query(`SELECT count(*)::bigint AS events, count(DISTINCT user_name)::bigint AS users FROM report_rows WHERE ${match}`, params);
+        const [m] = await manager.query(`SELECT COALESCE(sum(n), 0)::bigint AS events, count(DISTINCT user_name)::bigint AS users FROM report_groups WHERE ${match}`, params);
         out.metrics = { events: Number(m.events), users: Number(m.users) };
         out.columns = ['timestamp', 'event_id', 'database_id', 'user', 'source_ip', 'type', 'operation', 'query'];
-        const rows: { timestamp: Date; id: string; database_id: string; user_name: string | null; source_ip: string | null; type: string; operation: string | null; query: string | null }[] =
-          await manager.query(
-            `SELECT "timestamp", id, database_id, user_name, source_ip, type, operation, query FROM report_rows WHERE ${match}
-             ORDER BY "timestamp" DESC, id DESC LIMIT ${ROW_LIMIT + 1}`,
-            params,
+        type Row = { timestamp: Date; id: string; database_id: string; user_name: string | null; source_ip: string | null; type: string; operation: string | null; query: string | null };
+        // Each part is read newest first from an index and stops at the row limit.
+        const select = `SELECT "timestamp", id, database_id, user_name, source_ip, type, operation, left(details->>'query', 300) AS query FROM ${EVENTS}
+          WHERE "timestamp" >= $1 AND "timestamp" < $2 AND ($3::text[] IS NULL OR database_id = ANY($3::text[]))`;
+        const base = [scope.period_start, scope.period_end, scope.databases.length ? scope.databases : null];
+        const rows: Row[] = [];
+        for (const type of section.filter.types ?? []) {
+          rows.push(...((await manager.query(`${select} AND type = $4 ORDER BY "timestamp" DESC, id DESC LIMIT ${ROW_LIMIT + 1}`, [...base, type])) as Row[]));
+        }
+        if (section.filter.operations?.length) {
+          rows.push(
+            ...((await manager.query(
+              `${select} AND type = 'database.query' AND operation IN ('GRANT', 'REVOKE', 'ALTER', 'DROP', 'CREATE', 'TRUNCATE') AND operation = ANY($4::text[])
+               ORDER BY "timestamp" DESC, id DESC LIMIT ${ROW_LIMIT + 1}`,
+              [...base, section.filter.operations],
+            )) as Row[]),
           );
+        }
+        rows.sort((x, y) => y.timestamp.getTime() - x.timestamp.getTime() || (x.id < y.id ? 1 : -1));
         out.rows = rows.slice(0, ROW_LIMIT).map((r): Cell[] => [iso(r.timestamp), r.id, r.database_id, r.user_name, r.source_ip, r.type, r.operation, r.query]);
         out.truncated = rows.length > ROW_LIMIT;
         return out;
       }
       case 'by_type': {
         const rows: { type: string; severity: string; events: string; users: string; last_at: Date }[] = await manager.query(
-          `SELECT type, severity, count(*) AS events, count(DISTINCT user_name) AS users, max("timestamp") AS last_at
-           FROM report_rows WHERE ${match} GROUP BY type, severity ORDER BY type, severity`,
+          `SELECT type, severity, sum(n) AS events, count(DISTINCT user_name) AS users, max(last_at) AS last_at
+           FROM report_groups WHERE ${match} GROUP BY type, severity ORDER BY type, severity`,
           params,
         );
         out.metrics = { events: rows.reduce((n, r) => n + Number(r.events), 0) };
@@ -189,11 +203,11 @@ export class ReportGenerator {
       }
       case 'by_policy': {
         const rows: { policy_id: string | null; severity: string; violations: string; users: string; last_at: Date }[] = await manager.query(
-          `SELECT policy_id, severity, count(*) AS violations, count(DISTINCT user_name) AS users, max("timestamp") AS last_at
-           FROM report_rows WHERE ${match} GROUP BY policy_id, severity ORDER BY count(*) DESC, policy_id LIMIT ${ROW_LIMIT + 1}`,
+          `SELECT policy_id, severity, sum(n) AS violations, count(DISTINCT user_name) AS users, max(last_at) AS last_at
+           FROM report_groups WHERE ${match} GROUP BY policy_id, severity ORDER BY sum(n) DESC, policy_id LIMIT ${ROW_LIMIT + 1}`,
           params,
         );
-        const [m] = await manager.query(`SELECT count(*)::bigint AS violations, count(DISTINCT policy_id)::bigint AS policies FROM report_rows WHERE ${match}`, params);
+        const [m] = await manager.query(`SELECT COALESCE(sum(n), 0)::bigint AS violations, count(DISTINCT policy_id)::bigint AS policies FROM report_groups WHERE ${match}`, params);
         out.metrics = { violations: Number(m.violations), policies: Number(m.policies) };
         out.columns = ['policy_id', 'severity', 'violations', 'users', 'last_at'];
         out.rows = rows.slice(0, ROW_LIMIT).map((r) => [r.policy_id, r.severity, Number(r.violations), Number(r.users), iso(r.last_at)]);
