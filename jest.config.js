@@ -6,5 +6,5 @@ module.exports = async () => ({
   testTimeout: 60_000,
   // Most suites wait on PostgreSQL, Kafka and HTTP rather than compute: on a 2-core machine the
   // default (cores - 1 = one worker) would run them one after another.
-  maxWorkers: 3,
+  maxWorkers: 2,
 });
