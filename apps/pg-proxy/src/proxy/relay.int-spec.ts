@@ -25,12 +25,14 @@ afterAll(async () => {
 
 async function psql(url: string, script: string): Promise<string> {
   const child = execFile('psql', ['-X', '-v', 'ON_ERROR_STOP=0', '-d', url, '-f', '-'], { env: { ...process.env, PGAPPNAME: 'relay-test' } });
+  // Two pipes: their interleaving depends on timing, so each is compared on its own.
   let out = '';
+  let err = '';
   child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
   child.stdin!.end(script);
   await new Promise((resolve) => child.on('exit', resolve));
-  return out;
+  return `${out}\n--- stderr ---\n${err}`;
 }
 
 /** Raw protocol exchange: one startup, then the given bytes in one write; the answers until `until` ReadyForQuery messages. */
