@@ -21,9 +21,13 @@ describe('event stream (SSE)', () => {
   const open: EventSource[] = [];
 
   beforeAll(async () => {
-    system = await startTestSystem({ bus: 'memory', env: { STREAM_BUFFER_BYTES: '1048576', STREAM_HEARTBEAT_MS: '500' } });
+    system = await startTestSystem({ bus: 'memory', env: { STREAM_BUFFER_BYTES: '1048576', STREAM_HEARTBEAT_MS: '500', STREAM_CLOSE_GRACE_MS: '120000' } });
     token = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
   }, 120_000);
+
+  // Whatever a test opened is closed even when it fails, so the next test starts with no stream open.
+  const cleanups: (() => void)[] = [];
+  afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 
   afterAll(async () => {
     open.forEach((es) => es.close());
@@ -144,6 +148,7 @@ describe('event stream (SSE)', () => {
     stalled.on('data', (d) => (raw += d.toString()));
     stalled.on('close', () => (ended = true));
     stalled.on('error', () => (ended = true));
+    cleanups.push(() => stalled.destroy(), () => healthy.es.close());
     stalled.write(`GET /v1/events/stream?database_id=db_flood HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`);
     await waitFor(() => raw.includes('200 OK'), 10_000, 'stalled stream open');
     stalled.pause();
@@ -173,6 +178,7 @@ describe('event stream (SSE)', () => {
     const openOne = async () => {
       const controller = new AbortController();
       controllers.push(controller);
+      cleanups.push(() => controller.abort());
       return fetch(`${system.gatewayUrl}/v1/events/stream`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
     };
     const responses = [];

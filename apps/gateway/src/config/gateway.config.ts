@@ -14,6 +14,8 @@ export const gatewayConfigSpec = {
   STREAM_HEARTBEAT_MS: env.int({ min: 100, max: 60_000, default: 15_000 }),
   /** Unread bytes a stream client may leave behind before it is disconnected (slow_consumer). */
   STREAM_BUFFER_BYTES: env.int({ min: 1024, max: 256 * 1024 * 1024, default: 4 * 1024 * 1024 }),
+  /** How long a disconnected slow client gets to read the final message before its socket is cut. */
+  STREAM_CLOSE_GRACE_MS: env.int({ min: 0, max: 600_000, default: 10_000 }),
   /** How long an out-of-order gap may last before the missing events are read from the database. */
   STREAM_GAP_WAIT_MS: env.int({ min: 10, max: 60_000, default: 200 }),
   /** With no message for this long, the stream asks event-ingest for the newest sequence. */

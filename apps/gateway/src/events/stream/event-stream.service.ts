@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable } from '@nestjs/common';
 import {
   type EventFilters,
   type EventPositionRequest,
@@ -17,8 +17,9 @@ import { type SseSink, StreamSession } from './stream-session';
 
 /** Opens SSE streams: quota per credential, resume position, registration with the hub. */
 @Injectable()
-export class EventStreamService {
+export class EventStreamService implements BeforeApplicationShutdown {
   private readonly limits: StreamLimits;
+  private readonly sessions = new Set<StreamSession>();
   private readonly logger: Logger;
 
   constructor(
@@ -59,17 +60,19 @@ export class EventStreamService {
           filters,
           after,
           maxBufferBytes: this.config.STREAM_BUFFER_BYTES,
-          closeGraceMs: 10_000,
+          closeGraceMs: this.config.STREAM_CLOSE_GRACE_MS,
           maxQueuedDuringReplay: 10_000,
           replay: (request) => this.rpc.events.call<ReplayEventsRequest, ReplayEventsResponse>(RpcPatterns.events.replay, request),
           position: () => this.hub.position ?? 0n,
           logger: this.logger,
           onClose: (reason) => {
+            this.sessions.delete(session);
             this.hub.remove(session);
             release();
             if (reason !== 'client_closed') this.logger.info({ credential_id: credentialId, reason }, 'event stream closed by the server');
           },
         });
+        this.sessions.add(session);
         this.hub.add(session);
         void session.start();
         return session;
@@ -78,6 +81,16 @@ export class EventStreamService {
       release();
       if (error instanceof DomainException) throw error;
       throw new DomainException(503, CommonErrorCode.ServiceUnavailable, 'The event stream is unavailable.', undefined, { 'Retry-After': '2' });
+    }
+  }
+
+  /**
+   * Streams never end on their own, and the HTTP server waits for open connections before it
+   * closes: end every stream first (clients reconnect with Last-Event-ID, to another replica).
+   */
+  beforeApplicationShutdown() {
+    for (const session of [...this.sessions]) {
+      session.close('shutting_down', 'This server is shutting down; reconnect with Last-Event-ID to resume.', 1000);
     }
   }
 

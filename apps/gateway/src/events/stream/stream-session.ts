@@ -154,7 +154,7 @@ export class StreamSession implements StreamListener {
   }
 
   /** Ends the stream with a final `error` message naming the reason, then cuts the connection. */
-  close(code: string, detail: string) {
+  close(code: string, detail: string, graceMs = this.options.closeGraceMs) {
     if (this.mode === 'closed') return;
     this.mode = 'closed';
     this.queue = [];
@@ -165,7 +165,7 @@ export class StreamSession implements StreamListener {
     this.options.onClose(code);
     this.sink.end(`event: error\ndata: ${JSON.stringify({ code, detail })}\n\n`);
     // A reader that never catches up must not keep its socket: cut it after a grace period.
-    setTimeout(() => this.sink.destroy(), this.options.closeGraceMs).unref();
+    setTimeout(() => this.sink.destroy(), graceMs).unref();
   }
 
   /** The client went away. */
