@@ -2,6 +2,35 @@ import nx from '@nx/eslint-plugin';
 
 const frameworks = ['@nestjs/*', 'typeorm', 'pg', 'kafkajs', 'express', 'passport*', 'prom-client', 'pino'];
 
+// Who may import whom, by type tag (docs/architecture.md#where-things-live).
+const constraints = [
+  // Contracts are types, schemas and names: they depend on nothing of ours and no framework.
+  { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'], bannedExternalImports: frameworks },
+  // Domain code is pure: contracts and other domain code only.
+  { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'], bannedExternalImports: frameworks },
+  // Infrastructure shared by apps; never a Kafka client (that is the messaging lib's alone).
+  { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'], bannedExternalImports: ['kafkajs'] },
+  { sourceTag: 'type:messaging', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'] },
+  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:platform', 'type:messaging', 'type:contracts', 'type:domain'], bannedExternalImports: ['kafkajs'] },
+  // Services: libs only, never another app, never the Kafka client.
+  {
+    sourceTag: 'type:app',
+    onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:platform', 'type:messaging'],
+    bannedExternalImports: ['kafkajs'],
+  },
+  // The standalone launcher composes the services (allowed below) and platform code.
+  {
+    sourceTag: 'type:launcher',
+    onlyDependOnLibsWithTags: ['type:platform', 'type:messaging', 'type:contracts'],
+    bannedExternalImports: ['kafkajs'],
+  },
+];
+
+// Tests may also use the shared test helpers (fresh databases, topic prefixes, child processes).
+const testConstraints = constraints.map((c) =>
+  c.onlyDependOnLibsWithTags ? { ...c, onlyDependOnLibsWithTags: [...new Set([...c.onlyDependOnLibsWithTags, 'type:testing'])] } : c,
+);
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -14,28 +43,7 @@ export default [
         {
           enforceBuildableLibDependency: true,
           banTransitiveDependencies: false,
-          depConstraints: [
-            // Contracts are types, schemas and names: they depend on nothing of ours and no framework.
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'], bannedExternalImports: frameworks },
-            // Domain code is pure: contracts and other domain code only.
-            { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:contracts'], bannedExternalImports: frameworks },
-            // Infrastructure shared by apps; never a Kafka client (that is the messaging lib's alone).
-            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'], bannedExternalImports: ['kafkajs'] },
-            { sourceTag: 'type:messaging', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:platform', 'type:messaging', 'type:contracts', 'type:domain'], bannedExternalImports: ['kafkajs'] },
-            // Services: libs only, never another app, never the Kafka client.
-            {
-              sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:platform', 'type:messaging', 'type:testing'],
-              bannedExternalImports: ['kafkajs'],
-            },
-            // The standalone launcher composes the services (allowed below) and platform code.
-            {
-              sourceTag: 'type:launcher',
-              onlyDependOnLibsWithTags: ['type:platform', 'type:messaging', 'type:contracts', 'type:testing'],
-              bannedExternalImports: ['kafkajs'],
-            },
-          ],
+          depConstraints: constraints,
         },
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -51,14 +59,25 @@ export default [
         {
           allow: ['@vigil/service/*'],
           depConstraints: [
-            { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['type:platform', 'type:messaging', 'type:contracts', 'type:testing'], bannedExternalImports: ['kafkajs'] },
+            { sourceTag: 'type:launcher', onlyDependOnLibsWithTags: ['type:platform', 'type:messaging', 'type:contracts'], bannedExternalImports: ['kafkajs'] },
           ],
         },
       ],
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.kafka-spec.ts', 'bench/**/*.ts'],
-    rules: { 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.kafka-spec.ts', '**/fixtures/**/*.ts', '**/src/testing/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      'no-console': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: true, depConstraints: testConstraints }],
+    },
+  },
+  {
+    // The composition root's tests: service definitions (as the launcher) and the test helpers.
+    files: ['apps/standalone/**/*.spec.ts', 'apps/standalone/**/*.int-spec.ts', 'apps/standalone/**/*.kafka-spec.ts', 'apps/standalone/src/testing/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: true, allow: ['@vigil/service/*'], depConstraints: testConstraints }],
+    },
   },
 ];

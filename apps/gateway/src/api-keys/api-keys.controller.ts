@@ -37,8 +37,8 @@ export class PageQueryDto {
   @IsInt()
   @Min(1)
   // The annotation feeds the reflected type the validation and OpenAPI metadata read.
-  // eslint-disable-next-line @typescript-eslint/no-inferrable-types
-  page: number = 1;
+   
+  page = 1;
 
   @ApiPropertyOptional({ default: 20, minimum: 1, maximum: 100 })
   @IsOptional()
@@ -46,8 +46,8 @@ export class PageQueryDto {
   @IsInt()
   @Min(1)
   @Max(100)
-  // eslint-disable-next-line @typescript-eslint/no-inferrable-types
-  per_page: number = 20;
+   
+  per_page = 20;
 }
 
 export class ApiKeyDto {
