@@ -7,7 +7,7 @@ import {
   type ReplayEventsResponse,
   RpcPatterns,
 } from '@vigil/contracts';
-import { CommonErrorCode, CONFIG, DomainException, LOGGER, type Logger } from '@vigil/platform';
+import { CommonErrorCode, CONFIG, DomainException, Gauge, LOGGER, type Logger, Registry } from '@vigil/platform';
 import type { GatewayConfig } from '../../gateway.service-definition';
 import { RpcClients } from '../../rpc/rpc-clients';
 import { EventsApiErrorCode } from '../event-filters';
@@ -27,9 +27,19 @@ export class EventStreamService implements BeforeApplicationShutdown {
     @Inject(RpcClients) private readonly rpc: RpcClients,
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) logger: Logger,
+    @Inject(Registry) metrics: Registry,
   ) {
     this.limits = new StreamLimits(config.STREAM_MAX_PER_CREDENTIAL);
     this.logger = logger.child({ component: 'event-stream' });
+    const sessions = this.sessions;
+    new Gauge({
+      name: 'vigil_sse_connections',
+      help: 'Open Server-Sent Events streams on this gateway replica',
+      registers: [metrics],
+      collect() {
+        this.set(sessions.size);
+      },
+    });
   }
 
   /**
