@@ -29,7 +29,7 @@ export async function startTestSystem(options: { bus: 'memory' | 'kafka'; env?: 
     AUDIT_ADMIN_PASSWORD: adminPassword,
     OUTBOX_POLL_MS: '50',
     // Several systems run at once under jest: keep each within a share of PostgreSQL's connections.
-    DATABASE_POOL_SIZE: '4',
+    DATABASE_POOL_SIZE: '8',
     PORT: String(await freePort()),
   };
   for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {

@@ -20,8 +20,8 @@ export interface ChildService {
 export function spawnTs(entry: string, env: Record<string, string>): ChildService {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', resolve(ROOT, entry)], {
     cwd: ROOT,
-    // A small pool: several services and suites share the test server's connections.
-    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '4', ...env },
+    // A modest pool (a service's LISTEN connections come out of it too): suites share the server.
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '8', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
