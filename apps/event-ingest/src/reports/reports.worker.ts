@@ -138,7 +138,10 @@ export class ReportsWorker implements OnApplicationBootstrap, OnApplicationShutd
         definition,
         { report_id: report.id, schedule_id: report.schedule_id, period_start: report.period_start, period_end: report.period_end, databases: report.databases },
         names,
-        (percent) => this.repository.setProgress(this.dataSource.manager, report.id, percent),
+        // Progress goes through the pool, outside the snapshot; it never holds generation up.
+        async (percent) => {
+          void this.repository.setProgress(this.dataSource.manager, report.id, percent).catch(() => undefined);
+        },
       );
       if (report.databases.length === 0) {
         const all = await this.databases.names(manager, document.scope.databases.map((d) => d.id));
