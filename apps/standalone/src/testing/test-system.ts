@@ -41,7 +41,22 @@ export async function startTestSystem(options: { bus: 'memory' | 'kafka'; env?: 
     env.KAFKA_BROKERS = kafka.brokers.join(',');
     env.KAFKA_TOPIC_PREFIX = kafka.prefix;
   }
-  const system = await startSystem({ ...env, ...options.env });
+  // Free ports are found before they are bound and suites run side by side: if another suite
+  // took one in between, start again on new ports (a failed start stops what it had started).
+  let system: RunningSystem;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      system = await startSystem({ ...env, ...options.env });
+      break;
+    } catch (error) {
+      if ((error as { code?: string })?.code !== 'EADDRINUSE' || attempt >= 5) throw error;
+      env.PORT = String(await freePort());
+      for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
+        env[`${key}_PORT`] = String(await freePort());
+        env[`${key}_RPC_PORT`] = String(await freePort());
+      }
+    }
+  }
   return {
     ...system,
     db,
