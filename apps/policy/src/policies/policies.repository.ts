@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ListPoliciesRequest, PolicyListItem, PolicyResponse, PolicySnapshot, PolicyType } from '@vigil/contracts';
+import { inSnapshot } from '@vigil/database';
 import { DataSource, type EntityManager } from 'typeorm';
 
 interface PolicyRow {
@@ -105,11 +106,15 @@ export class PoliciesRepository {
     if (filter.enabled !== undefined) where.push(`p.enabled = $${params.push(filter.enabled)}`);
     if (filter.database_id) where.push(`(p.databases @> ARRAY[$${params.push(filter.database_id)}]::text[] OR p.databases @> ARRAY['*']::text[])`);
     const clause = where.join(' AND ');
-    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM policy.policies p WHERE ${clause}`, params);
-    const rows: PolicyRow[] = await this.dataSource.query(
+    // One snapshot for the page and its total.
+    const { total, rows } = await inSnapshot(this.dataSource, async (manager) => {
+      const [{ total }] = await manager.query(`SELECT count(*)::int AS total FROM policy.policies p WHERE ${clause}`, params);
+      const rows: PolicyRow[] = await manager.query(
       `${SELECT} WHERE ${clause} ORDER BY p.created_at, p.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, filter.per_page, (filter.page - 1) * filter.per_page],
-    );
+        [...params, filter.per_page, (filter.page - 1) * filter.per_page],
+      );
+      return { total: total as number, rows };
+    });
     return { rows: rows.map(toPolicyListItem), total };
   }
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ListViolationsRequest, PolicyViolation } from '@vigil/contracts';
+import { inSnapshot } from '@vigil/database';
 import { DataSource, type EntityManager } from 'typeorm';
 
 interface ViolationRow {
@@ -78,12 +79,16 @@ export class ViolationsRepository {
     if (request.severity?.length) where.push(`severity = ANY($${params.push(request.severity)}::text[])`);
     if (request.user) where.push(`user_name = $${params.push(request.user)}`);
     const clause = where.join(' AND ');
-    const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM policy.violations WHERE ${clause}`, params);
-    const rows: ViolationRow[] = await this.dataSource.query(
+    // One snapshot for the page and its total: a violation committed in between cannot make them disagree.
+    const { total, rows } = await inSnapshot(this.dataSource, async (manager) => {
+      const [{ total }] = await manager.query(`SELECT count(*)::int AS total FROM policy.violations WHERE ${clause}`, params);
+      const rows: ViolationRow[] = await manager.query(
       `SELECT id, policy_id, "timestamp", user_name, database_id, source_ip, query, matched_conditions, action_taken, severity
        FROM policy.violations WHERE ${clause} ORDER BY "timestamp" DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, request.limit, (request.page - 1) * request.limit],
-    );
+        [...params, request.limit, (request.page - 1) * request.limit],
+      );
+      return { total: total as number, rows };
+    });
     return { rows: rows.map(toViolationResponse), total };
   }
 }

@@ -69,6 +69,17 @@ export function inTransaction<T>(dataSource: DataSource, work: (manager: EntityM
   return dataSource.transaction(work);
 }
 
+/**
+ * Runs reads on one snapshot (read-only, REPEATABLE READ). A page and its total read in two plain
+ * statements can straddle a concurrent commit and disagree (one row listed, total 0).
+ */
+export function inSnapshot<T>(dataSource: DataSource, read: (manager: EntityManager) => Promise<T>): Promise<T> {
+  return dataSource.transaction('REPEATABLE READ', async (manager) => {
+    await manager.query('SET TRANSACTION READ ONLY');
+    return read(manager);
+  });
+}
+
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const e = error as { code?: string; constraint?: string; driverError?: { code?: string; constraint?: string } };
   const code = e?.code ?? e?.driverError?.code;
