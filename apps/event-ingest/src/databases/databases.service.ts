@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type CreateDatabaseRequest, type DatabasePage, type DatabaseResponse, type ListDatabasesRequest, type UpdateDatabaseRequest } from '@vigil/contracts';
 import { newId } from '@vigil/domain';
 import { DomainException } from '@vigil/platform';
+import { inSnapshot } from '@vigil/database';
 import { DataSource } from 'typeorm';
 import { type DatabaseFields, DatabasesRepository, toDatabaseResponse } from './databases.repository';
 
@@ -53,7 +54,7 @@ export class DatabasesService {
   }
 
   async list(query: ListDatabasesRequest): Promise<DatabasePage> {
-    const { rows, total } = await this.repository.list(this.dataSource.manager, query);
+    const { rows, total } = await inSnapshot(this.dataSource, (manager) => this.repository.list(manager, query));
     return {
       data: rows.map(toDatabaseResponse),
       pagination: { total, page: query.page, per_page: query.per_page, has_more: query.page * query.per_page < total },

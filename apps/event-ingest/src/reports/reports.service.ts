@@ -16,6 +16,7 @@ import {
 } from '@vigil/contracts';
 import { newId } from '@vigil/domain';
 import { CONFIG, DomainException } from '@vigil/platform';
+import { inSnapshot } from '@vigil/database';
 import { DataSource } from 'typeorm';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
 import { describeReportTypes, ReportDefinitions } from './report-definitions';
@@ -108,7 +109,7 @@ export class ReportsService {
   }
 
   async list(query: ListReportsRequest): Promise<ReportPage> {
-    const { rows, total } = await this.repository.list(this.dataSource.manager, query);
+    const { rows, total } = await inSnapshot(this.dataSource, (manager) => this.repository.list(manager, query));
     return { data: rows.map((r) => this.toResponse(r)), pagination: { total, page: query.page, per_page: query.per_page, has_more: query.page * query.per_page < total } };
   }
 
@@ -185,7 +186,7 @@ export class ReportsService {
   }
 
   async listSchedules(page: number, perPage: number): Promise<ReportSchedulePage> {
-    const { rows, total } = await this.repository.listSchedules(this.dataSource.manager, page, perPage);
+    const { rows, total } = await inSnapshot(this.dataSource, (manager) => this.repository.listSchedules(manager, page, perPage));
     return { data: rows.map((r) => this.scheduleResponse(r)), pagination: { total, page, per_page: perPage, has_more: page * perPage < total } };
   }
 
