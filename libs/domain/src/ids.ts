@@ -22,29 +22,36 @@ export const IdPrefixes = {
 export type IdKind = keyof typeof IdPrefixes;
 
 let lastTime = 0;
-let lastRandom: Uint8Array = new Uint8Array(10);
+const lastRandom = new Uint8Array(10);
+let randomPool = Buffer.alloc(0);
+let randomOffset = 0;
 
-function encode(bytes: Uint8Array, chars: number): string {
-  // Big-endian base32 of the byte string, `chars` characters long.
-  let value = 0n;
-  for (const b of bytes) value = (value << 8n) | BigInt(b);
-  let out = '';
-  for (let i = 0; i < chars; i++) {
-    out = CROCKFORD[Number(value & 31n)] + out;
-    value >>= 5n;
+/** Ten fresh random bytes, drawn from a pooled `randomBytes` buffer (one system call per 4 KiB). */
+function freshRandom(into: Uint8Array): void {
+  if (randomOffset + 10 > randomPool.length) {
+    randomPool = randomBytes(4096);
+    randomOffset = 0;
   }
+  for (let i = 0; i < 10; i++) into[i] = randomPool[randomOffset + i]!;
+  randomOffset += 10;
+}
+
+/** `chars` base32 characters of a non-negative integer below 2^53, most significant first. */
+function encodeNumber(value: number, chars: number): string {
+  let out = '';
+  for (let i = chars - 1; i >= 0; i--) out += CROCKFORD[Math.floor(value / 2 ** (5 * i)) % 32];
   return out;
 }
 
 /**
  * A ULID body (26 characters): 48 bits of milliseconds then 80 random bits, monotonic within
  * one millisecond in this process. Ids therefore sort by creation time, which keeps
- * "newest first" and cursor pagination cheap.
+ * "newest first" and cursor pagination cheap. The 80 random bits are encoded as two 40-bit
+ * halves (8 characters each), which stays within exact double arithmetic.
  */
 export function ulid(now: number = Date.now()): string {
-  let random: Uint8Array;
+  const random = lastRandom;
   if (now === lastTime) {
-    random = new Uint8Array(lastRandom);
     for (let i = random.length - 1; i >= 0; i--) {
       if (random[i] === 255) random[i] = 0;
       else {
@@ -53,17 +60,17 @@ export function ulid(now: number = Date.now()): string {
       }
     }
   } else {
-    random = new Uint8Array(randomBytes(10));
+    freshRandom(random);
   }
   lastTime = now;
-  lastRandom = random;
-  const time = new Uint8Array(6);
-  let t = now;
-  for (let i = 5; i >= 0; i--) {
-    time[i] = t % 256;
-    t = Math.floor(t / 256);
-  }
-  return encode(time, 10) + encode(random, 16);
+  return encodeUlid(now, random);
+}
+
+/** The ULID body of a millisecond time and 10 random bytes (exported for tests). */
+export function encodeUlid(now: number, random: Uint8Array): string {
+  const high = random[0]! * 2 ** 32 + ((random[1]! << 24) >>> 0) + (random[2]! << 16) + (random[3]! << 8) + random[4]!;
+  const low = random[5]! * 2 ** 32 + ((random[6]! << 24) >>> 0) + (random[7]! << 16) + (random[8]! << 8) + random[9]!;
+  return encodeNumber(now, 10) + encodeNumber(high, 8) + encodeNumber(low, 8);
 }
 
 export function newId(kind: IdKind, now?: number): string {
