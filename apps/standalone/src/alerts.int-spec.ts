@@ -277,6 +277,45 @@ describe('alerts and alert destinations', () => {
       expect(created.data).toMatchObject({ alert_id: alert.id, severity: 'medium', database_id: db, user: 'mallory', source_ip: '198.51.100.7', query: 'SELECT * FROM cards', message: expect.any(String) });
     }, 60_000);
 
+    it('decides occurrences that arrive together (one consumed batch) as if they came one by one', async () => {
+      const db = `db_alert_batch_${Date.now()}`;
+      const destination = await createDestination('/batch-dest', { database_filter: [db] });
+      const hooks = await api('POST', '/v1/webhooks', { url: `${receiver.url}/batch-hooks`, events: ['alert.*'], description: 'batch', active: true });
+      expect(hooks.status).toBe(201);
+      const anomaly = (user: string, severity: string) => ({ type: 'security.anomaly', severity, database_id: db, details: { user, threat_type: 'unusual_volume' } });
+      // An alert open before the batch.
+      const [dave1] = await ingest([anomaly('dave', 'warning')]);
+      const dave = await waitFor(async () => (await api('GET', `/v1/alerts?database_id=${db}`)).body.data[0], 15_000, 'first alert');
+      await waitFor(() => receiver.on('/batch-dest').length === 1, 15_000, 'first alert delivered');
+
+      // One ingest call: a new key raised, folded and escalated within the batch; the open alert folded.
+      const [carol1, dave2, carol2, carol3] = await ingest([anomaly('carol', 'info'), anomaly('dave', 'warning'), anomaly('carol', 'info'), anomaly('carol', 'critical')]);
+      const carol = await waitFor(async () => {
+        const list = (await api('GET', `/v1/alerts?database_id=${db}`)).body;
+        const found = list.data.find((a: { id: string }) => a.id !== dave.id);
+        return list.pagination.total === 2 && found?.occurrences === 3 ? found : undefined;
+      }, 15_000, 'carol alert with three occurrences');
+      expect(carol).toMatchObject({ severity: 'critical', status: 'open', event_ids: [carol1, carol2, carol3], escalated_at: expect.any(String) });
+      expect((await api('GET', `/v1/alerts/${dave.id}`)).body).toMatchObject({ occurrences: 2, severity: 'medium', event_ids: [dave1, dave2] });
+
+      // Created at low, escalated to critical: both sent; the fold of dave is not sent again.
+      await waitFor(() => receiver.on('/batch-dest').length === 3, 15_000, 'carol sent twice');
+      const sent = receiver.on('/batch-dest').map((r) => JSON.parse(r.body) as { alert_id: string; severity: string });
+      expect(sent.map((p) => `${p.alert_id === carol.id ? 'carol' : 'dave'}:${p.severity}`).sort()).toEqual(['carol:critical', 'carol:low', 'dave:medium']);
+      const deliveries = (await api('GET', `/v1/alert-destinations/${destination.id}/deliveries`)).body.data as { alert_id: string; severity: string }[];
+      expect(deliveries.map((d) => `${d.alert_id === carol.id ? 'carol' : 'dave'}:${d.severity}`).sort()).toEqual(['carol:critical', 'carol:low', 'dave:medium']);
+
+      // Lifecycle webhooks, each with the alert as it was at that change.
+      const hookBodies = () => receiver.on('/batch-hooks').map((r) => JSON.parse(r.body) as { type: string; data: { alert_id: string; severity: string; previous_severity?: string; event_ids: string[] } });
+      await waitFor(() => hookBodies().length >= 3, 20_000, 'alert webhooks');
+      const changes = hookBodies().map((b) => ({ type: b.type, who: b.data.alert_id === carol.id ? 'carol' : 'dave', severity: b.data.severity, previous: b.data.previous_severity, events: b.data.event_ids }));
+      expect(changes.sort((a, b) => `${a.who}${a.type}`.localeCompare(`${b.who}${b.type}`))).toEqual([
+        { type: 'alert.created', who: 'carol', severity: 'low', previous: undefined, events: [carol1] },
+        { type: 'alert.escalated', who: 'carol', severity: 'critical', previous: 'low', events: [carol1, carol2, carol3] },
+        { type: 'alert.created', who: 'dave', severity: 'medium', previous: undefined, events: [dave1] },
+      ]);
+    }, 60_000);
+
     it('filters the list by severity, status, type and time, and refuses unknown values', async () => {
       const db = `db_list_${Date.now()}`;
       await ingest([

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { AlertListRequest } from '@vigil/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import { rowsOf } from '../database/rows';
-import type { AlertContext, NewAlert } from './alert-sources';
+import type { AlertInsert, AlertUpdate } from './alert-batch';
+import type { AlertContext } from './alert-sources';
 
 export interface AlertRow {
   id: string;
@@ -40,52 +41,74 @@ export const MAX_EVENT_IDS = 100;
 export class AlertsRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  /** Serializes writers of one dedup key until the transaction ends (two sources may race on it). */
-  async lockKey(manager: EntityManager, key: string): Promise<void> {
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 7001))`, [key]);
+  /**
+   * Serializes writers of these dedup keys until the transaction ends (two sources, or two
+   * consumers, may race on a key). The locks are taken in one order (by hash), so two batches
+   * that share keys wait for each other instead of deadlocking.
+   */
+  async lockKeys(manager: EntityManager, keys: string[]): Promise<void> {
+    await manager.query(
+      `SELECT pg_advisory_xact_lock(h) FROM (SELECT DISTINCT hashtextextended(key, 7001) AS h FROM unnest($1::text[]) AS k (key) ORDER BY h) locks`,
+      [keys],
+    );
   }
 
-  /** The unresolved alert with this key last seen within `windowMs` of `at`, locked. */
-  async findOpen(manager: EntityManager, key: string, at: string, windowMs: number): Promise<AlertRow | null> {
+  /** Per key, the unresolved alert with that key last seen most recently, locked. */
+  async findNewestOpen(manager: EntityManager, keys: string[]): Promise<Map<string, AlertRow>> {
     const rows: AlertRow[] = await manager.query(
       `SELECT ${COLUMNS} FROM delivery.alerts
-       WHERE dedup_key = $1 AND status <> 'resolved' AND last_seen_at >= $2::timestamptz - $3 * interval '1 millisecond'
-       ORDER BY last_seen_at DESC LIMIT 1 FOR UPDATE`,
-      [key, at, windowMs],
+       WHERE id IN (SELECT newest.id FROM unnest($1::text[]) AS k (key)
+                    CROSS JOIN LATERAL (SELECT id FROM delivery.alerts
+                                        WHERE dedup_key = k.key AND status <> 'resolved'
+                                        ORDER BY last_seen_at DESC LIMIT 1) newest)
+         AND status <> 'resolved'
+       FOR UPDATE`,
+      [keys],
     );
-    return rows[0] ?? null;
+    return new Map(rows.map((row) => [row.dedup_key, row]));
   }
 
-  async insert(manager: EntityManager, id: string, alert: NewAlert): Promise<AlertRow> {
-    const [row]: AlertRow[] = await manager.query(
+  /** New alerts in their state at the end of the consumed batch. */
+  async insertMany(manager: EntityManager, alerts: AlertInsert[]): Promise<void> {
+    if (!alerts.length) return;
+    await manager.query(
       `INSERT INTO delivery.alerts (id, dedup_key, type, severity, status, title, description, database_id, policy_id, policy_name,
-                                    event_ids, channels, context, raw_event, first_seen_at, last_seen_at)
-       VALUES ($1, $2, $3, $4, 'open', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14) RETURNING ${COLUMNS}`,
-      [id, alert.dedup_key, alert.type, alert.severity, alert.title, alert.description, alert.database_id, alert.policy_id, alert.policy_name,
-        alert.event_ids.slice(-MAX_EVENT_IDS), alert.channels, JSON.stringify(alert.context), JSON.stringify(alert.raw_event ?? null), alert.occurred_at],
+                                    event_ids, channels, occurrences, context, raw_event, first_seen_at, last_seen_at, escalated_at)
+       SELECT id, dedup_key, type, severity, 'open', title, description, database_id, policy_id, policy_name,
+              event_ids, channels, occurrences, context, raw_event, first_seen_at, last_seen_at, CASE WHEN escalated THEN now() END
+       FROM jsonb_to_recordset($1::jsonb) AS r (id text, dedup_key text, type text, severity text, title text, description text, database_id text,
+              policy_id text, policy_name text, event_ids text[], channels text[], occurrences integer, context jsonb, raw_event jsonb,
+              first_seen_at timestamptz, last_seen_at timestamptz, escalated boolean)`,
+      [JSON.stringify(alerts.map(({ row, first_seen_at, last_seen_at, escalated }) => ({
+        id: row.id, dedup_key: row.dedup_key, type: row.type, severity: row.severity, title: row.title, description: row.description,
+        database_id: row.database_id, policy_id: row.policy_id, policy_name: row.policy_name, event_ids: row.event_ids, channels: row.channels,
+        occurrences: row.occurrences, context: row.context, raw_event: row.raw_event ?? null, first_seen_at, last_seen_at, escalated,
+      })))],
     );
-    return row!;
   }
 
-  /** Folds one more occurrence into an open alert; `severity` set = escalated at the same time. */
-  async recordOccurrence(manager: EntityManager, id: string, alert: NewAlert, severity: string | null): Promise<AlertRow> {
-    const [row] = rowsOf<AlertRow>(await manager.query(
-      `UPDATE delivery.alerts SET
-         occurrences = occurrences + 1,
-         last_seen_at = GREATEST(last_seen_at, $2::timestamptz),
-         event_ids = (SELECT COALESCE(array_agg(e ORDER BY n), '{}') FROM (
-                        SELECT e, n FROM unnest(event_ids || $3::text[]) WITH ORDINALITY AS x (e, n)
-                        ORDER BY n DESC LIMIT ${MAX_EVENT_IDS}) kept),
-         channels = ARRAY(SELECT DISTINCT unnest(channels || $4::text[])),
-         context = $5,
-         raw_event = $6,
-         severity = COALESCE($7, severity),
-         escalated_at = CASE WHEN $7::text IS NULL THEN escalated_at ELSE now() END,
+  /** Folds a batch's occurrences into alerts that were open (and are locked); `escalated` = severity raised. */
+  async recordOccurrences(manager: EntityManager, alerts: AlertUpdate[]): Promise<void> {
+    if (!alerts.length) return;
+    await manager.query(
+      `UPDATE delivery.alerts a SET
+         occurrences = a.occurrences + r.added,
+         last_seen_at = GREATEST(a.last_seen_at, r.last_seen_at),
+         event_ids = r.event_ids,
+         channels = r.channels,
+         context = r.context,
+         raw_event = r.raw_event,
+         severity = r.severity,
+         escalated_at = CASE WHEN r.escalated THEN now() ELSE a.escalated_at END,
          updated_at = now()
-       WHERE id = $1 RETURNING ${COLUMNS}`,
-      [id, alert.occurred_at, alert.event_ids, alert.channels, JSON.stringify(alert.context), JSON.stringify(alert.raw_event ?? null), severity],
-    ));
-    return row!;
+       FROM jsonb_to_recordset($1::jsonb) AS r (id text, added integer, last_seen_at timestamptz, event_ids text[], channels text[],
+              context jsonb, raw_event jsonb, severity text, escalated boolean)
+       WHERE a.id = r.id`,
+      [JSON.stringify(alerts.map(({ row, added, last_seen_at, escalated }) => ({
+        id: row.id, added, last_seen_at, event_ids: row.event_ids, channels: row.channels, context: row.context, raw_event: row.raw_event ?? null,
+        severity: row.severity, escalated,
+      })))],
+    );
   }
 
   async findById(id: string, manager: EntityManager = this.dataSource.manager, lock = false): Promise<AlertRow | null> {

@@ -23,6 +23,7 @@ import { AlertDestinationsRepository } from '../alert-destinations/alert-destina
 import type { AlertSnapshot } from '../alert-destinations/alert-payload';
 import { destinationAccepts } from '../alert-destinations/destination-settings';
 import type { DeliveryConfig } from '../delivery.service-definition';
+import { planAlertBatch } from './alert-batch';
 import type { NewAlert } from './alert-sources';
 import { type AlertRow, AlertsRepository } from './alerts.repository';
 
@@ -93,24 +94,23 @@ export class AlertsService {
     @Inject(CONFIG) private readonly config: DeliveryConfig,
   ) {}
 
-  /** Inside the consumer's transaction (with the inbox record): raise or fold each alert. */
+  /**
+   * Inside the consumer's transaction (with the inbox record): raises or folds a consumed batch of
+   * alerts, in a fixed number of statements whatever the batch size (docs/alerts.md#de-duplication):
+   * the batch's keys are locked, their open alerts read and locked, the batch is decided in memory
+   * in arrival order (planAlertBatch), then new alerts are inserted, open ones updated, every
+   * created/escalated change announced and queued for the destinations that accept it.
+   */
   async raise(manager: EntityManager, incoming: NewAlert[]): Promise<void> {
-    for (const alert of incoming) {
-      await this.alerts.lockKey(manager, alert.dedup_key);
-      const open = await this.alerts.findOpen(manager, alert.dedup_key, alert.occurred_at, this.config.ALERT_DEDUP_WINDOW_MS);
-      if (!open) {
-        const row = await this.alerts.insert(manager, newId('alert'), alert);
-        await this.announce(manager, 'alert.created', row);
-        await this.route(manager, row);
-        continue;
-      }
-      const escalates = rank(alert.severity) > rank(open.severity);
-      const row = await this.alerts.recordOccurrence(manager, open.id, alert, escalates ? alert.severity : null);
-      if (escalates) {
-        await this.announce(manager, 'alert.escalated', row, open.severity as AlertSeverity);
-        await this.route(manager, row);
-      }
-    }
+    if (!incoming.length) return;
+    const keys = [...new Set(incoming.map((a) => a.dedup_key))];
+    await this.alerts.lockKeys(manager, keys);
+    const open = await this.alerts.findNewestOpen(manager, keys);
+    const plan = planAlertBatch(open, incoming, this.config.ALERT_DEDUP_WINDOW_MS, () => newId('alert'));
+    await this.alerts.insertMany(manager, plan.inserts);
+    await this.alerts.recordOccurrences(manager, plan.updates);
+    await this.outbox.enqueue(manager, Topics.alertEvents, plan.changes.map((c) => lifecycleEnvelope(c.type, c.row, c.previous_severity)));
+    await this.route(manager, plan.changes.map((c) => c.row));
   }
 
   async list(request: AlertListRequest): Promise<AlertPage<AlertResponse>> {
@@ -157,7 +157,7 @@ export class AlertsService {
         ]);
       }
       const row = await this.alerts.setState(manager, id, { severity: target });
-      await this.route(manager, row);
+      await this.route(manager, [row]);
       return row;
     }, 'alert.escalated', () => previous);
   }
@@ -184,31 +184,40 @@ export class AlertsService {
   }
 
   private async announce(manager: EntityManager, type: AlertLifecycleType, row: AlertRow, previous?: AlertSeverity): Promise<void> {
-    const data: AlertLifecycle = {
-      alert_id: row.id,
-      type: row.type as AlertLifecycle['type'],
-      severity: row.severity as AlertSeverity,
-      ...(previous ? { previous_severity: previous } : {}),
-      status: row.status as AlertLifecycle['status'],
-      title: row.title,
-      message: row.description,
-      database_id: row.database_id,
-      policy_id: row.policy_id,
-      query: row.context.query,
-      user: row.context.actor.user,
-      source_ip: row.context.actor.client_ip,
-      event_ids: row.event_ids,
-      occurred_at: new Date().toISOString(),
-    };
-    const envelope: EventEnvelope<AlertLifecycle> = { id: newId('event'), type, schema_version: 1, occurred_at: data.occurred_at, key: row.id, data };
-    await this.outbox.enqueue(manager, Topics.alertEvents, [envelope]);
+    await this.outbox.enqueue(manager, Topics.alertEvents, [lifecycleEnvelope(type, row, previous)]);
   }
 
-  /** Queues the alert for every enabled destination whose filters (and the policy's channels) accept it. */
-  private async route(manager: EntityManager, row: AlertRow): Promise<void> {
+  /** Queues each alert (in its state at that point) for every enabled destination whose filters (and the policy's channels) accept it. */
+  private async route(manager: EntityManager, rows: AlertRow[]): Promise<void> {
+    if (!rows.length) return;
     const destinations = await this.destinations.enabled(manager);
-    const snapshot = toSnapshot(row);
-    const accepted = destinations.filter((d) => destinationAccepts(d, { severity: row.severity, type: row.type, database_id: row.database_id, channels: row.channels }));
-    await this.deliveries.enqueue(manager, accepted.map((d) => ({ id: `ald_${ulid()}`, destination_id: d.id, alert: snapshot })));
+    const deliveries = rows.flatMap((row) => {
+      const accepted = destinations.filter((d) => destinationAccepts(d, { severity: row.severity, type: row.type, database_id: row.database_id, channels: row.channels }));
+      if (!accepted.length) return [];
+      const snapshot = toSnapshot(row);
+      return accepted.map((d) => ({ id: `ald_${ulid()}`, destination_id: d.id, alert: snapshot }));
+    });
+    await this.deliveries.enqueue(manager, deliveries);
   }
+}
+
+/** The alert.events.v1 message announcing a change of `row`. */
+function lifecycleEnvelope(type: AlertLifecycleType, row: AlertRow, previous?: AlertSeverity): EventEnvelope<AlertLifecycle> {
+  const data: AlertLifecycle = {
+    alert_id: row.id,
+    type: row.type as AlertLifecycle['type'],
+    severity: row.severity as AlertSeverity,
+    ...(previous ? { previous_severity: previous } : {}),
+    status: row.status as AlertLifecycle['status'],
+    title: row.title,
+    message: row.description,
+    database_id: row.database_id,
+    policy_id: row.policy_id,
+    query: row.context.query,
+    user: row.context.actor.user,
+    source_ip: row.context.actor.client_ip,
+    event_ids: row.event_ids,
+    occurred_at: new Date().toISOString(),
+  };
+  return { id: newId('event'), type, schema_version: 1, occurred_at: data.occurred_at, key: row.id, data };
 }
