@@ -6,8 +6,9 @@ import { startTestSystem, type TestSystem } from './testing/test-system';
 /**
  * Monitored databases and compliance reports end to end (docs/reports.md): the registry through
  * the gateway, discovery of unknown databases, database.* and report.generated webhooks, the
- * figures of every report type over seeded events, and schedule validation (firing once per slot
- * with two instances: report-schedules.kafka-spec.ts).
+ * figures of every report type over seeded events and alerts (read from the delivery service),
+ * schedule validation (firing once per slot with two instances: report-schedules.kafka-spec.ts),
+ * and a report failing, not completing without its alerts, while delivery is unreachable.
  */
 describe('databases and reports', () => {
   let system: TestSystem;
@@ -29,6 +30,8 @@ describe('databases and reports', () => {
         DATABASE_SILENCE_SECONDS: '2',
         DATABASE_MONITOR_INTERVAL_MS: '200',
         REPORTS_POLL_MS: '200',
+        // The last test stops the delivery service: a report then gives up on its alerts after 1.5 s.
+        REPORTS_ALERTS_RETRY_MS: '1500',
       },
     });
     receiver = await startWebhookReceiver();
@@ -200,6 +203,11 @@ describe('databases and reports', () => {
         rec('data.sensitive_access', `db_other_${run}`, { user: 'elsewhere' }),
       ];
       await ingest(events);
+      // The delivery service raises alerts from security.anomaly and data.sensitive_access events
+      // (docs/alerts.md): alice's three accesses fold into one alert, bob's and the anomaly are one
+      // each, 'late' (first seen at the period's end) and db_other are outside the report.
+      const alertCount = async (db: string) => (await api('GET', `/v1/alerts?database_id=${db}&per_page=100`)).body.pagination.total as number;
+      await waitFor(async () => (await alertCount(a)) === 3 && (await alertCount(b)) === 1, 20_000, 'alerts raised from the seeded events');
     });
 
     const generate = async (type: string) => {
@@ -222,6 +230,7 @@ describe('databases and reports', () => {
         privileged_actions: 4,
         security_events: 6,
         policy_violations: 2,
+        alerts: 3,
         audit_log_coverage: 28,
       });
       const doc = (await api('GET', `/v1/reports/${report.id}/download?format=json`)).body;
@@ -232,25 +241,34 @@ describe('databases and reports', () => {
       ]);
       expect(section('failed_logins').rows[0].slice(0, 3)).toEqual(['mallory', '10.0.0.9', 4]);
       expect(section('privileged_actions').rows.map((r: (string | null)[]) => r[6] ?? r[5]).sort()).toEqual(['ALTER', 'DROP', 'GRANT', 'security.privilege_escalation']);
-      expect(section('alerts')).toMatchObject({ available: false });
+      expect(section('alerts')).toMatchObject({
+        available: true,
+        controls: ['PCI DSS 10.4.3', 'PCI DSS 10.7.3'],
+        metrics: { alerts: 3, type_classification_alert: 2, type_anomaly_detection: 1, status_open: 3, databases: 2, occurrences: 5 },
+      });
+      expect(section('alerts').rows.map((r: unknown[]) => [r[3], r[5]]).sort()).toEqual([
+        ['anomaly_detection', a],
+        ['classification_alert', a],
+        ['classification_alert', b],
+      ]);
       expect(section('cardholder_data_access').controls).toEqual(['PCI DSS 10.2.1.1']);
     });
 
     it('SOX: changes to financial data, privileges and structure', async () => {
       const report = await generate('sox');
-      expect(report.summary).toMatchObject({ financial_data_changes: 4, privilege_changes: 2, schema_changes: 2, failed_logins: 5, policy_violations: 2 });
+      expect(report.summary).toMatchObject({ financial_data_changes: 4, privilege_changes: 2, schema_changes: 2, failed_logins: 5, policy_violations: 2, alerts: 3 });
     });
 
     it('HIPAA: access to ePHI, login monitoring, incidents, access control changes', async () => {
       const report = await generate('hipaa');
-      expect(report.summary).toMatchObject({ phi_access: 5, failed_logins: 5, security_incidents: 6, access_control_changes: 2, policy_violations: 2 });
+      expect(report.summary).toMatchObject({ phi_access: 5, failed_logins: 5, security_incidents: 6, access_control_changes: 2, policy_violations: 2, alerts: 3 });
     });
 
     it('GDPR: access to and export of personal data, breach indicators; downloadable as CSV and HTML', async () => {
       const hook = await api('POST', '/v1/webhooks', { url: `${receiver.url}/reports-${run}`, events: ['report.generated'] });
       expect(hook.status).toBe(201);
       const report = await generate('gdpr');
-      expect(report.summary).toMatchObject({ personal_data_access: 4, personal_data_exports: 1, breach_indicators: 4, policy_violations: 2 });
+      expect(report.summary).toMatchObject({ personal_data_access: 4, personal_data_exports: 1, breach_indicators: 4, policy_violations: 2, alerts: 3 });
       expect(report.links.csv).toMatch(new RegExp(`/v1/reports/${report.id}/download\\?format=csv$`));
 
       const csv = await fetch(`${system.gatewayUrl}/v1/reports/${report.id}/download?format=csv`, { headers: { authorization: `Bearer ${token}` } });
@@ -279,6 +297,124 @@ describe('databases and reports', () => {
     });
   });
 
+  describe('alerts in reports', () => {
+    // Alerts seeded in delivery's table with exact times, on a day no other test uses.
+    const c = `db_alr_c_${run}`;
+    const d = `db_alr_d_${run}`;
+    const e = `db_alr_e_${run}`;
+    const start = new Date(Date.now() - 5 * 86_400_000);
+    start.setUTCHours(0, 0, 0, 0);
+    const end = new Date(start.getTime() + 86_400_000);
+    const t = (seconds: number) => new Date(start.getTime() + seconds * 1000);
+    const id = (name: string) => `alt_${run}_${name}`;
+
+    beforeAll(async () => {
+      const seed = async (name: string, db: string, f: { type: string; severity: string; status: string; seen: Date; occurrences?: number; ack?: number; resolve?: number; escalated?: boolean }) => {
+        const created = new Date(f.seen.getTime() + 1000);
+        const after = (seconds?: number) => (seconds === undefined ? null : new Date(created.getTime() + seconds * 1000));
+        await system.db.query(
+          `INSERT INTO delivery.alerts (id, dedup_key, type, severity, status, title, description, database_id, policy_id, occurrences, context,
+                                        first_seen_at, last_seen_at, acknowledged_at, resolved_at, escalated_at, created_at, updated_at)
+           VALUES ($1, $1, $2, $3, $4, $5, 'seeded', $6, 'pol_seeded', $7, '{}', $8, $8, $9, $10, $11, $12, $12)`,
+          [id(name), f.type, f.severity, f.status, `Alert ${name}`, db, f.occurrences ?? 1, f.seen, after(f.ack), after(f.resolve), f.escalated ? after(30) : null, created],
+        );
+      };
+      await seed('c1', c, { type: 'policy_violation', severity: 'critical', status: 'resolved', seen: t(3600), occurrences: 3, ack: 120, resolve: 3600, escalated: true });
+      await seed('c2', c, { type: 'anomaly_detection', severity: 'high', status: 'acknowledged', seen: t(7200), ack: 240 });
+      await seed('d1', d, { type: 'classification_alert', severity: 'medium', status: 'open', seen: t(600), occurrences: 2 });
+      await seed('d2', d, { type: 'threshold_breach', severity: 'info', status: 'open', seen: start });
+      // Outside the period (end exclusive) or the databases: never counted in [c, d] reports.
+      await seed('c_late', c, { type: 'policy_violation', severity: 'critical', status: 'open', seen: end });
+      await seed('d_early', d, { type: 'policy_violation', severity: 'critical', status: 'open', seen: new Date(start.getTime() - 1) });
+      await seed('e1', e, { type: 'policy_violation', severity: 'critical', status: 'open', seen: t(9000) });
+    });
+
+    const generate = async (type: string, databases: string[]) => {
+      const created = await api('POST', '/v1/reports', { type, period_start: start.toISOString(), period_end: end.toISOString(), databases });
+      expect(created.status).toBe(202);
+      const report = await waitFor(async () => {
+        const r = await api('GET', `/v1/reports/${created.body.id}`);
+        return r.body.status === 'completed' ? r.body : r.body.status === 'failed' ? Promise.reject(new Error(r.body.error)) : undefined;
+      }, 30_000, `${type} report`);
+      const doc = (await api('GET', `/v1/reports/${report.id}/download?format=json`)).body;
+      return { report, alerts: doc.sections.find((s: { id: string }) => s.id === 'alerts') };
+    };
+
+    const expected = {
+      alerts: 4,
+      severity_critical: 1,
+      severity_high: 1,
+      severity_medium: 1,
+      severity_low: 0,
+      severity_info: 1,
+      status_open: 2,
+      status_acknowledged: 1,
+      status_resolved: 1,
+      type_policy_violation: 1,
+      type_anomaly_detection: 1,
+      type_threshold_breach: 1,
+      type_classification_alert: 1,
+      databases: 2,
+      occurrences: 7,
+      escalated: 1,
+      with_acknowledgement: 2,
+      mean_seconds_to_acknowledge: 180,
+      max_seconds_to_acknowledge: 240,
+      with_resolution: 1,
+      mean_seconds_to_resolve: 3600,
+      max_seconds_to_resolve: 3600,
+    };
+
+    it.each([
+      ['pci_dss', ['PCI DSS 10.4.3', 'PCI DSS 10.7.3']],
+      ['sox', ['SOX §404 ITGC: monitoring', 'COBIT DSS02.01']],
+      ['hipaa', ['45 CFR 164.308(a)(6)(ii)']],
+      ['gdpr', ['GDPR Art. 33', 'GDPR Art. 33(5)']],
+    ])('%s: the alerts of the period and databases, per severity, status and type, with response times and the most severe listed', async (type, controls) => {
+      const { report, alerts } = await generate(type, [c, d]);
+      expect(report.summary.alerts).toBe(4);
+      expect(alerts).toMatchObject({ available: true, controls, truncated: false });
+      expect(alerts.metrics).toEqual(expected);
+      expect(alerts.columns.slice(0, 6)).toEqual(['alert_id', 'severity', 'status', 'type', 'title', 'database_id']);
+      expect(alerts.rows.map((r: unknown[]) => r[0])).toEqual([id('c1'), id('c2'), id('d1'), id('d2')]);
+      const c1 = Object.fromEntries(alerts.columns.map((col: string, i: number) => [col, alerts.rows[0][i]]));
+      expect(c1).toMatchObject({
+        severity: 'critical',
+        status: 'resolved',
+        type: 'policy_violation',
+        database_id: c,
+        policy_id: 'pol_seeded',
+        occurrences: 3,
+        first_seen_at: t(3600).toISOString(),
+        acknowledged_at: new Date(t(3601).getTime() + 120_000).toISOString(),
+        resolved_at: new Date(t(3601).getTime() + 3_600_000).toISOString(),
+      });
+    });
+
+    it('one database, and every database, in CSV and HTML too', async () => {
+      const one = await generate('sox', [d]);
+      expect(one.alerts.metrics).toMatchObject({ alerts: 2, severity_medium: 1, severity_info: 1, status_open: 2, with_acknowledgement: 0, databases: 1 });
+      expect(one.alerts.metrics).not.toHaveProperty('mean_seconds_to_acknowledge');
+      expect(one.alerts.rows.map((r: unknown[]) => r[0])).toEqual([id('d1'), id('d2')]);
+
+      const all = await generate('pci_dss', []);
+      expect(all.alerts.metrics).toMatchObject({ alerts: 5, severity_critical: 2, databases: 3 });
+      // Equal severity: newest first.
+      expect(all.alerts.rows.map((r: unknown[]) => r[0])).toEqual([id('e1'), id('c1'), id('c2'), id('d1'), id('d2')]);
+
+      const download = async (format: string) =>
+        (await fetch(`${system.gatewayUrl}/v1/reports/${all.report.id}/download?format=${format}`, { headers: { authorization: `Bearer ${token}` } })).text();
+      const csv = await download('csv');
+      expect(csv).toContain('alerts,alerts,5\r\n');
+      expect(csv).toContain('alerts,severity_critical,2\r\n');
+      expect(csv).toContain(`alerts,PCI DSS 10.4.3; PCI DSS 10.7.3,${id('e1')},critical,open,policy_violation,Alert e1,${e},`);
+      const html = await download('html');
+      expect(html).toContain('<td>PCI DSS 10.4.3<br>PCI DSS 10.7.3</td><td>Included</td>');
+      expect(html).toContain('<b>3 min</b> mean time to acknowledge');
+      expect(html).toContain(id('e1'));
+    });
+  });
+
   describe('schedules', () => {
     it('validates cron and time zone (422) and needs read:reports', async () => {
       const bad = await api('POST', '/v1/report-schedules', { name: `bad ${run}`, type: 'sox', cron: '0 25 * * *', timezone: 'Mars/Base' });
@@ -286,6 +422,27 @@ describe('databases and reports', () => {
       expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['cron', 'timezone']);
       const other = await userWithScopes(system.gatewayUrl, token, ['read:databases']);
       expect((await api('GET', '/v1/report-schedules', undefined, other.token)).status).toBe(403);
+    });
+  });
+
+  // Last: it stops the delivery service.
+  describe('delivery unreachable', () => {
+    it('a report does not complete without its alerts: it ends failed, saying why', async () => {
+      await system.services.find((s) => s.name === 'delivery')!.stop();
+      const day = new Date(Date.now() - 86_400_000);
+      const created = await api('POST', '/v1/reports', { type: 'hipaa', period_start: day.toISOString(), period_end: new Date().toISOString() });
+      expect(created.status).toBe(202);
+      const report = await waitFor(async () => {
+        const r = await api('GET', `/v1/reports/${created.body.id}`);
+        return r.body.status === 'failed' || r.body.status === 'completed' ? r.body : undefined;
+      }, 60_000, 'report to end');
+      expect(report.status).toBe('failed');
+      expect(report.error).toMatch(/^Alerts could not be read from the delivery service \(The delivery service is unavailable\.\) after \d+ attempt\(s\)/);
+      expect(report.error).toContain('request it again once the delivery service is reachable');
+      expect(report.summary ?? null).toBeNull();
+      const download = await api('GET', `/v1/reports/${report.id}/download?format=json`);
+      expect(download.status).toBe(409);
+      expect(download.body.code).toBe('report_not_ready');
     });
   });
 });

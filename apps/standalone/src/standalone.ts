@@ -59,15 +59,16 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
     await embedded?.stop();
   };
   try {
-    const rpcAddresses: Env = {};
-    for (const { definition, key, http, rpc } of INTERNAL) {
-      const rpcPort = Number(env[`${key}_RPC_PORT`] ?? rpc);
-      rpcAddresses[`${key}_RPC_ADDRESS`] = `127.0.0.1:${rpcPort}`;
+    // Every service knows every RPC address from the start: services started earlier are reachable by
+    // the later ones at once (event-ingest loads policies from policy), and the later ones by the
+    // earlier ones once started (event-ingest's reports read alerts from delivery, retrying meanwhile).
+    const rpcPorts = new Map(INTERNAL.map(({ key, rpc }) => [key, Number(env[`${key}_RPC_PORT`] ?? rpc)]));
+    const rpcAddresses: Env = Object.fromEntries(INTERNAL.map(({ key }) => [`${key}_RPC_ADDRESS`, `127.0.0.1:${rpcPorts.get(key)}`]));
+    for (const { definition, key, http } of INTERNAL) {
       services.push(
         await startService(
           definition,
-          // Services started earlier are reachable by the later ones (event-ingest loads policies from policy).
-          { ...env, ...rpcAddresses, HOST: '127.0.0.1', PORT: env[`${key}_PORT`] ?? String(http), RPC_HOST: '127.0.0.1', RPC_PORT: String(rpcPort) },
+          { ...env, ...rpcAddresses, HOST: '127.0.0.1', PORT: env[`${key}_PORT`] ?? String(http), RPC_HOST: '127.0.0.1', RPC_PORT: String(rpcPorts.get(key)) },
         ),
       );
     }

@@ -1,10 +1,22 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { type AlertIdRequest, type AlertListRequest, type AlertPage, type AlertResponse, type EscalateAlertRequest, RpcPatterns } from '@vigil/contracts';
+import {
+  type AlertIdRequest,
+  type AlertListRequest,
+  type AlertPage,
+  type AlertReport,
+  type AlertReportRequest,
+  type AlertResponse,
+  type EscalateAlertRequest,
+  RpcPatterns,
+} from '@vigil/contracts';
 import { RpcPayload } from '@vigil/platform';
 import { AlertsService } from './alerts.service';
 
-/** The gateway's calls for /v1/alerts (shapes were validated there; meaning is checked here). */
+/**
+ * The gateway's calls for /v1/alerts (shapes were validated there; meaning is checked here), and
+ * event-ingest's call for the alert figures of a compliance report.
+ */
 @Controller()
 export class AlertsController {
   constructor(@Inject(AlertsService) private readonly alerts: AlertsService) {}
@@ -32,5 +44,10 @@ export class AlertsController {
   @MessagePattern(RpcPatterns.alerts.escalate)
   escalate(@RpcPayload() request: EscalateAlertRequest): Promise<AlertResponse> {
     return this.alerts.escalate(request.id, request.severity);
+  }
+
+  @MessagePattern(RpcPatterns.alerts.report)
+  report(@RpcPayload() request: AlertReportRequest): Promise<AlertReport> {
+    return this.alerts.report(request);
   }
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AlertListRequest } from '@vigil/contracts';
+import { type AlertListRequest, type AlertReportRequest, AlertSeverities } from '@vigil/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import { rowsOf } from '../database/rows';
 import type { AlertInsert, AlertUpdate } from './alert-batch';
@@ -154,4 +154,57 @@ export class AlertsRepository {
     const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM delivery.alerts ${clause}`, params);
     return { rows, total };
   }
+
+  /**
+   * A compliance report's alert figures (docs/reports.md#alerts), aggregated here in one snapshot:
+   * one grouping-sets pass over the period's alerts (index alerts_first_seen) and the most severe
+   * `limit` + 1 of them.
+   */
+  async report(request: AlertReportRequest): Promise<{ groups: AlertReportGroup[]; top: AlertRow[] }> {
+    const params = [request.period_start, request.period_end, request.databases.length ? request.databases : null];
+    const inPeriod = `first_seen_at >= $1::timestamptz AND first_seen_at < $2::timestamptz AND ($3::text[] IS NULL OR database_id = ANY($3::text[]))`;
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      const groups: AlertReportGroup[] = await manager.query(
+        `SELECT GROUPING(severity, status, type)::int AS grouping, severity, status, type,
+                count(*)::int AS alerts,
+                COALESCE(sum(occurrences), 0)::bigint AS occurrences,
+                count(DISTINCT database_id)::int AS databases,
+                count(escalated_at)::int AS escalated,
+                count(acknowledged_at)::int AS acknowledged,
+                avg(extract(epoch FROM acknowledged_at - created_at))::float8 AS ack_mean,
+                max(extract(epoch FROM acknowledged_at - created_at))::float8 AS ack_max,
+                count(resolved_at)::int AS resolved,
+                avg(extract(epoch FROM resolved_at - created_at))::float8 AS resolve_mean,
+                max(extract(epoch FROM resolved_at - created_at))::float8 AS resolve_max
+         FROM delivery.alerts WHERE ${inPeriod}
+         GROUP BY GROUPING SETS ((), (severity), (status), (type))`,
+        params,
+      );
+      const top: AlertRow[] = await manager.query(
+        `SELECT ${COLUMNS} FROM delivery.alerts WHERE ${inPeriod}
+         ORDER BY array_position($5::text[], severity) NULLS LAST, first_seen_at DESC, id DESC
+         LIMIT $4`,
+        [...params, request.limit + 1, AlertSeverities],
+      );
+      return { groups, top };
+    });
+  }
+}
+
+/** One row of the report's grouping sets: `grouping` 7 = all alerts, 3 = per severity, 5 = per status, 6 = per type. */
+export interface AlertReportGroup {
+  grouping: number;
+  severity: string | null;
+  status: string | null;
+  type: string | null;
+  alerts: number;
+  occurrences: string;
+  databases: number;
+  escalated: number;
+  acknowledged: number;
+  ack_mean: number | null;
+  ack_max: number | null;
+  resolved: number;
+  resolve_mean: number | null;
+  resolve_max: number | null;
 }

@@ -4,7 +4,8 @@ import type { ReportType, ReportTypeDescription } from '@vigil/contracts';
  * What each compliance report contains (docs/reports.md#report-types). A section is computed from
  * stored audit events over the report's period and databases; `filter` picks its events: the
  * event types listed, plus `database.query` events whose statement starts with one of the
- * operations listed.
+ * operations listed. The `alerts` section is computed from the alerts first seen in the period on
+ * those databases, which the delivery service aggregates.
  */
 export type SectionKind =
   | 'by_user' // who: events per database user
@@ -13,7 +14,7 @@ export type SectionKind =
   | 'by_type' // counts per event type and severity
   | 'by_policy' // policy violations per policy
   | 'coverage' // events per database: proof that logging ran
-  | 'alerts'; // alerts raised (needs the alerts service)
+  | 'alerts'; // alerts raised: figures from the delivery service (docs/reports.md#alerts)
 
 export interface SectionFilter {
   types?: string[];
@@ -56,11 +57,14 @@ const violations = (controls: string[]): SectionDefinition => ({
   kind: 'by_policy',
   filter: { types: ['policy.violation'] },
 });
-const alerts = (controls: string[]): SectionDefinition => ({
+const ALERTS_WHAT =
+  'Alerts first seen in the period on these databases (policy violations, anomalies, thresholds, sensitive data access), ' +
+  'per severity, status and type, with the time from each alert to its acknowledgement and resolution and the most severe alerts listed';
+const alerts = (controls: string[], purpose: string): SectionDefinition => ({
   id: 'alerts',
   title: 'Alerts raised and their handling',
   controls,
-  description: 'Alerts raised from policy violations and their resolution.',
+  description: `${ALERTS_WHAT}: ${purpose}`,
   kind: 'alerts',
   filter: {},
 });
@@ -105,7 +109,7 @@ export const ReportDefinitions: Record<ReportType, ReportDefinition> = {
         filter: { types: SECURITY },
       },
       violations(['PCI DSS 10.4.1', 'PCI DSS 10.7.2']),
-      alerts(['PCI DSS 10.4.3', 'PCI DSS 10.7.3']),
+      alerts(['PCI DSS 10.4.3', 'PCI DSS 10.7.3'], 'evidence that exceptions and anomalies found in the review, and failures of security controls, were responded to.'),
       coverage(['PCI DSS 10.2.1', 'PCI DSS 10.3.3', 'PCI DSS 10.5.1']),
     ],
   },
@@ -140,7 +144,7 @@ export const ReportDefinitions: Record<ReportType, ReportDefinition> = {
       },
       failedLogins(['SOX §404 ITGC: logical access', 'COBIT DSS05.04']),
       violations(['SOX §404 ITGC: monitoring', 'COBIT MEA01']),
-      alerts(['SOX §404 ITGC: monitoring', 'COBIT DSS02.01']),
+      alerts(['SOX §404 ITGC: monitoring', 'COBIT DSS02.01'], 'incidents on the financial databases in scope and how they were handled.'),
       coverage(['SOX §404 ITGC: audit trail', 'COBIT DSS06.05']),
     ],
   },
@@ -175,7 +179,7 @@ export const ReportDefinitions: Record<ReportType, ReportDefinition> = {
         filter: { types: ['security.privilege_escalation'], operations: ['GRANT', 'REVOKE'] },
       },
       violations(['45 CFR 164.308(a)(1)(ii)(D)']),
-      alerts(['45 CFR 164.308(a)(6)(ii)']),
+      alerts(['45 CFR 164.308(a)(6)(ii)'], 'security incidents identified and responded to, and their outcome.'),
       coverage(['45 CFR 164.312(b)']),
     ],
   },
@@ -209,7 +213,7 @@ export const ReportDefinitions: Record<ReportType, ReportDefinition> = {
         filter: { types: ['security.threat_detected', 'security.anomaly', 'security.privilege_escalation'] },
       },
       violations(['GDPR Art. 24', 'GDPR Art. 32(1)(d)']),
-      alerts(['GDPR Art. 33(5)']),
+      alerts(['GDPR Art. 33', 'GDPR Art. 33(5)'], 'when possible personal data breaches were detected and acted on (the start of the 72-hour notification clock), documented.'),
       coverage(['GDPR Art. 30', 'GDPR Art. 32(1)(d)']),
     ],
   },

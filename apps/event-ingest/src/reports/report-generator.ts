@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { AlertReport } from '@vigil/contracts';
 import type { EntityManager } from 'typeorm';
+import { fillAlertsSection } from './alerts-section';
 import type { Cell, ReportDocument, ReportSection } from './report-document';
 import { ROW_LIMIT } from './report-document';
 import { relevantFilter, type ReportDefinition, type SectionDefinition } from './report-definitions';
@@ -14,9 +16,6 @@ export interface ReportScope {
 }
 
 const EVENTS = 'event_ingest.events';
-const ALERTS_NOTE =
-  'Alert records are not available to report generation in this version (the alerts service does not expose them yet); ' +
-  'policy violations that asked for alerts are listed under Policy violations.';
 
 /**
  * Computes a report from stored audit events (docs/reports.md#generation) with one scan of the
@@ -24,7 +23,8 @@ const ALERTS_NOTE =
  * some section needs, by user, statement kind, source address (failed logins) and policy
  * (violations), into a small temporary table that every section then aggregates. The newest
  * events a "list" section shows come from indexes (type + time; the partial index of privileged
- * statements), newest first, without reading the period again.
+ * statements), newest first, without reading the period again. The alerts section comes from the
+ * delivery service's figures, read before the snapshot (`alerts`; docs/reports.md#alerts).
  */
 @Injectable()
 export class ReportGenerator {
@@ -34,6 +34,7 @@ export class ReportGenerator {
     scope: ReportScope,
     names: Map<string, string>,
     progress: (percent: number) => Promise<void>,
+    alerts?: AlertReport,
   ): Promise<ReportDocument> {
     const dbs = scope.databases.length ? scope.databases : null;
     const relevant = relevantFilter(definition);
@@ -58,7 +59,7 @@ export class ReportGenerator {
     );
 
     const sections: ReportSection[] = [];
-    for (const section of definition.sections) sections.push(await this.section(manager, section, scope, totals, names));
+    for (const section of definition.sections) sections.push(await this.section(manager, section, scope, totals, names, alerts));
     await progress(90);
 
     const byType = new Map<string, { type: string; severity: string; count: number }>();
@@ -72,7 +73,7 @@ export class ReportGenerator {
       total_events: totals.reduce((n, t) => n + Number(t.count), 0),
       databases_with_events: new Set(totals.map((t) => t.database_id)).size,
     };
-    for (const s of sections) if (s.available) summary[s.id] = s.metrics.events ?? s.metrics.violations ?? s.metrics.attempts ?? 0;
+    for (const s of sections) if (s.available) summary[s.id] = s.metrics.events ?? s.metrics.violations ?? s.metrics.attempts ?? s.metrics.alerts ?? 0;
     const scopeIds = scope.databases.length ? scope.databases : [...new Set(totals.map((t) => t.database_id))].sort();
     return {
       report_id: scope.report_id,
@@ -95,6 +96,7 @@ export class ReportGenerator {
     scope: ReportScope,
     totals: { database_id: string; count: string; first_at: Date; last_at: Date }[],
     names: Map<string, string>,
+    alerts: AlertReport | undefined,
   ): Promise<ReportSection> {
     const out: ReportSection = {
       id: section.id,
@@ -112,7 +114,8 @@ export class ReportGenerator {
     const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
     switch (section.kind) {
       case 'alerts':
-        return { ...out, available: false, note: ALERTS_NOTE };
+        // The worker never generates without the figures (it fails the report instead); a caller that does gets the gap said plainly.
+        return alerts ? fillAlertsSection(out, alerts, names) : { ...out, available: false, note: 'Alert figures were not supplied to this generation.' };
       case 'coverage': {
         const byDb = new Map<string, { events: number; first: Date; last: Date }>();
         for (const t of totals) {

@@ -61,6 +61,24 @@ export function escapeHtml(value: unknown): string {
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
+/** A duration in seconds as an auditor reads it: "45 s", "12 min 5 s", "3 h 20 min", "2 d 4 h". Pure. */
+export function formatDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h${Math.floor((s % 3600) / 60) ? ` ${Math.floor((s % 3600) / 60)} min` : ''}`;
+  return `${Math.floor(s / 86_400)} d${Math.floor((s % 86_400) / 3600) ? ` ${Math.floor((s % 86_400) / 3600)} h` : ''}`;
+}
+
+/** One figure of a section: durations (metrics named `…seconds…`) in words, the rest as numbers. */
+function metricHtml(key: string, value: number): string {
+  if (key.includes('seconds_to_')) {
+    const [how, , , what] = key.split('_');
+    return `<span class="metric"><b>${escapeHtml(formatDuration(value))}</b> ${escapeHtml(`${how} time to ${what}`)}</span>`;
+  }
+  return `<span class="metric"><b>${fmt(value)}</b> ${escapeHtml(key.replace(/_/g, ' '))}</span>`;
+}
+
 /** A self-contained HTML document (no scripts, no external resources) that prints well. */
 export function renderHtml(document: ReportDocument): string {
   const e = escapeHtml;
@@ -77,14 +95,14 @@ export function renderHtml(document: ReportDocument): string {
   const sections = document.sections
     .map((s, i) => {
       const metrics = Object.entries(s.metrics)
-        .map(([k, v]) => `<span class="metric"><b>${fmt(v)}</b> ${e(k.replace(/_/g, ' '))}</span>`)
+        .map(([k, v]) => metricHtml(k, v))
         .join(' ');
       const table = s.available
         ? s.rows.length
           ? `<table><thead><tr>${s.columns.map((c) => `<th>${e(c.replace(/_/g, ' '))}</th>`).join('')}</tr></thead><tbody>${s.rows
               .map((r) => `<tr>${r.map((c) => `<td${typeof c === 'number' ? ' class="n"' : ''}>${c === null ? '—' : e(typeof c === 'number' ? fmt(c) : c)}</td>`).join('')}</tr>`)
               .join('')}</tbody></table>${s.truncated ? `<p class="note">Only the first ${s.rows.length} rows are listed; the figures above cover all of them. The JSON and CSV downloads hold the same rows.</p>` : ''}`
-          : '<p class="note">No matching events in the period.</p>'
+          : `<p class="note">${s.id === 'alerts' ? 'No alerts in the period.' : 'No matching events in the period.'}</p>`
         : `<p class="note">${e(s.note ?? 'Not available.')}</p>`;
       return `<section id="${e(s.id)}"><h2>${i + 1}. ${e(s.title)}</h2><p class="controls">Controls: ${s.controls.map(e).join(', ')}</p><p>${e(s.description)}</p><p>${metrics}</p>${table}</section>`;
     })
@@ -111,7 +129,7 @@ footer{margin-top:3em;border-top:1px solid #ccc;padding-top:.5em;color:#555;font
 <h2>Summary</h2><table><tbody>${summary}</tbody></table>
 <h2>Control mapping</h2><table><thead><tr><th>Section</th><th>Controls</th><th>Status</th></tr></thead><tbody>${mapping}</tbody></table>
 ${sections}
-<footer>Generated from Vigil's immutable audit event store. Document digest (SHA-256 of the JSON rendering): <code>${documentDigest(document)}</code>.</footer>
+<footer>Generated from Vigil's immutable audit event store and its alert records. Document digest (SHA-256 of the JSON rendering): <code>${documentDigest(document)}</code>.</footer>
 </body></html>
 `;
 }

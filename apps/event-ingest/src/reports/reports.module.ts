@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DatabasesModule } from '../databases/databases.module';
+import { ReportAlertsClient } from './report-alerts';
 import { ReportGenerator } from './report-generator';
 import { ReportsController } from './reports.controller';
 import { ReportsRepository } from './reports.repository';
@@ -10,7 +11,7 @@ import { ReportsWorker } from './reports.worker';
 @Module({
   imports: [DatabasesModule],
   controllers: [ReportsController],
-  providers: [ReportsRepository, ReportGenerator, ReportsService, ReportsWorker],
+  providers: [ReportsRepository, ReportGenerator, ReportAlertsClient, ReportsService, ReportsWorker],
   exports: [ReportsWorker],
 })
 export class ReportsModule {}

@@ -6,7 +6,9 @@ import { CONFIG, LOGGER, type Logger } from '@vigil/platform';
 import { DataSource } from 'typeorm';
 import { DatabasesRepository } from '../databases/databases.repository';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
+import { AlertsUnavailableError, GenerationInterruptedError, ReportAlertsClient } from './report-alerts';
 import { ReportDefinitions } from './report-definitions';
+import { ROW_LIMIT } from './report-document';
 import { ReportGenerator } from './report-generator';
 import { type ReportRow, ReportsRepository } from './reports.repository';
 import { nextSlot } from './schedule-time';
@@ -39,6 +41,7 @@ export class ReportsWorker implements OnApplicationBootstrap, OnApplicationShutd
     @Inject(ReportsRepository) private readonly repository: ReportsRepository,
     @Inject(DatabasesRepository) private readonly databases: DatabasesRepository,
     @Inject(ReportGenerator) private readonly generator: ReportGenerator,
+    @Inject(ReportAlertsClient) private readonly alerts: ReportAlertsClient,
     @Inject(OutboxWriter) private readonly outbox: OutboxWriter,
     @Inject(CONFIG) private readonly config: EventIngestConfig,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -115,7 +118,12 @@ export class ReportsWorker implements OnApplicationBootstrap, OnApplicationShutd
     try {
       await this.generate(claimed);
     } catch (error) {
-      this.logger.error({ err: error, report_id: claimed.id }, 'report generation failed');
+      if (error instanceof GenerationInterruptedError) {
+        // Not the report's fault: its lease expires and another instance (or this one after restart) generates it.
+        this.logger.info({ report_id: claimed.id }, 'report generation interrupted by shutdown; left to its lease');
+        return true;
+      }
+      this.logger.error({ err: error, report_id: claimed.id, alerts_unavailable: error instanceof AlertsUnavailableError }, 'report generation failed');
       await this.repository.fail(this.dataSource.manager, claimed.id, error instanceof Error ? error.message.slice(0, 500) : 'generation failed');
     }
     return true;
@@ -124,6 +132,14 @@ export class ReportsWorker implements OnApplicationBootstrap, OnApplicationShutd
   private async generate(report: ReportRow): Promise<void> {
     const started = Date.now();
     const definition = ReportDefinitions[report.type];
+    // Alerts live in the delivery service: read first, outside the snapshot (a few rows, aggregated
+    // there). Unreachable for REPORTS_ALERTS_RETRY_MS: the report fails with the reason (docs/reports.md#alerts).
+    const alerts = definition.sections.some((s) => s.kind === 'alerts')
+      ? await this.alerts.fetch(
+          { period_start: report.period_start.toISOString(), period_end: report.period_end.toISOString(), databases: report.databases, limit: ROW_LIMIT },
+          () => this.stopping,
+        )
+      : undefined;
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
@@ -132,7 +148,8 @@ export class ReportsWorker implements OnApplicationBootstrap, OnApplicationShutd
       const manager = runner.manager;
       await manager.query(`SET LOCAL statement_timeout = ${Number(this.config.REPORTS_STATEMENT_TIMEOUT_MS)}`);
       await manager.query(`SET LOCAL work_mem = '64MB'`);
-      const names = await this.databases.names(manager, report.databases);
+      const alertDatabases = alerts?.alerts.map((a) => a.database_id) ?? [];
+      const names = await this.databases.names(manager, [...new Set([...report.databases, ...alertDatabases])]);
       const document = await this.generator.generate(
         manager,
         definition,
@@ -142,6 +159,7 @@ export class ReportsWorker implements OnApplicationBootstrap, OnApplicationShutd
         async (percent) => {
           void this.repository.setProgress(this.dataSource.manager, report.id, percent).catch(() => undefined);
         },
+        alerts,
       );
       if (report.databases.length === 0) {
         const all = await this.databases.names(manager, document.scope.databases.map((d) => d.id));

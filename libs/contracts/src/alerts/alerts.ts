@@ -76,6 +76,58 @@ export interface AlertPage<T> {
   pagination: { total: number; page: number; per_page: number; has_more: boolean };
 }
 
+/**
+ * What a compliance report needs about alerts (event-ingest -> delivery, `delivery.alerts.report`):
+ * alerts whose condition was first seen in [period_start, period_end), on the databases named
+ * (empty: every database).
+ */
+export interface AlertReportRequest {
+  period_start: string;
+  period_end: string;
+  databases: string[];
+  /** How many of the most severe alerts to list (1–1000). */
+  limit: number;
+}
+
+/** One alert of a report's list: most severe first, then newest first. */
+export interface AlertReportItem {
+  id: string;
+  type: string;
+  severity: string;
+  status: string;
+  title: string;
+  database_id: string;
+  policy_id: string | null;
+  occurrences: number;
+  first_seen_at: string;
+  created_at: string;
+  acknowledged_at: string | null;
+  resolved_at: string | null;
+  escalated_at: string | null;
+}
+
+export interface AlertReport {
+  total: number;
+  /** Every severity, status and type, 0 when none. */
+  by_severity: Record<string, number>;
+  by_status: Record<string, number>;
+  by_type: Record<string, number>;
+  databases: number;
+  /** Times conditions were seen, de-duplicated into these alerts. */
+  occurrences: number;
+  escalated: number;
+  /** Alerts with an acknowledgement time, and from creation to it (seconds; null when none). */
+  acknowledged: number;
+  seconds_to_acknowledge_mean: number | null;
+  seconds_to_acknowledge_max: number | null;
+  resolved: number;
+  seconds_to_resolve_mean: number | null;
+  seconds_to_resolve_max: number | null;
+  /** The most severe alerts, up to the limit asked for; `truncated` when there are more. */
+  alerts: AlertReportItem[];
+  truncated: boolean;
+}
+
 export interface AlertIdRequest {
   id: string;
 }

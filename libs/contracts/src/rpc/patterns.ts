@@ -52,6 +52,8 @@ export const RpcPatterns = {
     resolve: 'delivery.alerts.resolve',
     escalate: 'delivery.alerts.escalate',
     test: 'delivery.alerts.test',
+    /** Alert figures of a compliance report (event-ingest's report generation; docs/reports.md#alerts). */
+    report: 'delivery.alerts.report',
   },
   alertDestinations: {
     create: 'delivery.alert-destinations.create',
