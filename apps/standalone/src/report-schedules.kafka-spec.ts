@@ -28,6 +28,8 @@ describe('report schedules with two instances', () => {
       RPC_PORT: String(await freePort()),
       REPORTS_POLL_MS: '100',
       ENFORCEMENT_READY_TIMEOUT_MS: '100',
+      // Reports read their alert figures from the system's delivery service.
+      DELIVERY_RPC_ADDRESS: `127.0.0.1:${system.services.find((s) => s.name === 'delivery')!.context.config.RPC_PORT}`,
     });
   }, 180_000);
 
