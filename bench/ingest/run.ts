@@ -13,7 +13,8 @@
 import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TopicSpecs, Topics } from '../../libs/contracts/src';
@@ -39,6 +40,24 @@ function record(i: number) {
       client_application: 'bench',
     },
   };
+}
+
+/** CPU seconds (user + system) of every PostgreSQL process on this machine, from /proc. */
+function postgresCpuSeconds(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (name !== 'postgres') continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      /* the process ended */
+    }
+  }
+  return ticks / 100;
 }
 
 async function main() {
@@ -94,16 +113,29 @@ async function main() {
     return { stored: Number(row!.stored), published: Number(row!.published) };
   };
   let firstStored = 0;
+  let cpuAtFirst = process.cpuUsage();
+  let pgCpuAtFirst = 0;
+  let cpuPerEvent = 0;
+  let pgCpuPerEvent = 0;
   let doneStored = 0;
   let donePublished = 0;
   const deadline = Date.now() + 10 * 60_000;
   while (Date.now() < deadline) {
     const p = await progress();
     const t = performance.now();
-    if (!firstStored && p.stored > 0) firstStored = t;
+    if (!firstStored && p.stored > 0) {
+      firstStored = t;
+      cpuAtFirst = process.cpuUsage();
+      pgCpuAtFirst = postgresCpuSeconds();
+    }
     if (!doneStored && p.stored >= EVENTS) doneStored = t;
     if (!donePublished && p.published >= EVENTS) donePublished = t;
-    if (doneStored && donePublished) break;
+    if (doneStored && donePublished) {
+      const used = process.cpuUsage(cpuAtFirst);
+      cpuPerEvent = (used.user + used.system) / EVENTS;
+      pgCpuPerEvent = ((postgresCpuSeconds() - pgCpuAtFirst) * 1e6) / EVENTS;
+      break;
+    }
     await new Promise((r) => setTimeout(r, 20));
   }
   await service.stop();
@@ -142,7 +174,10 @@ async function main() {
       `  audit.ingest -> stored and queryable : ${f(ingestRate)} events/s\n` +
       `  audit.ingest -> audit.events.v1      : ${f(relayRate)} events/s\n` +
       `  psql \\copy of the same rows (baseline): ${f(copyRate)} events/s\n` +
-      `  ingest / COPY                        : ${(ingestRate / copyRate).toFixed(2)}\n`,
+      `  ingest / COPY                        : ${(ingestRate / copyRate).toFixed(2)}\n` +
+      `  CPU per event, event-ingest process  : ${cpuPerEvent.toFixed(1)} µs (with the policy service beside it)\n` +
+      `  CPU per event, all PostgreSQL        : ${pgCpuPerEvent.toFixed(1)} µs (whole machine: other load counts)\n` +
+      `  load average at the end              : ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`,
   );
 }
 

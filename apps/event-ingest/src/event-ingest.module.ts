@@ -8,6 +8,7 @@ import { DatabasesModule } from './databases/databases.module';
 import { EnforcementModule } from './enforcement/enforcement.module';
 import { EventsController } from './events/events.controller';
 import { EventPartitions } from './events/event-partitions.service';
+import { CommittedEvents } from './events/committed-events';
 import { EventsRelay } from './events/events.relay';
 import { EventsRepository } from './events/events.repository';
 import { EventsService } from './events/events.service';
@@ -31,7 +32,7 @@ export class EventIngestModule {
         ReportsModule,
       ],
       controllers: [IngestController, EventsController],
-      providers: [EventsRepository, EventsService, EventsRelay, PartitionsRepository, EventPartitions, IngestService, AuditIngestConsumer],
+      providers: [EventsRepository, CommittedEvents, EventsService, EventsRelay, PartitionsRepository, EventPartitions, IngestService, AuditIngestConsumer],
     };
   }
 }

@@ -2,8 +2,10 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import { type AuditEvent, type EventEnvelope, MessageHeaders, Topics } from '@vigil/contracts';
 import { MESSAGE_BUS, type MessageBus, type OutgoingMessage } from '@vigil/messaging';
 import { CONFIG, LOGGER, type Logger } from '@vigil/platform';
+import { afterCommit } from '@vigil/database';
 import { DataSource } from 'typeorm';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
+import { CommittedEvents } from './committed-events';
 import { EventsRepository } from './events.repository';
 
 export const EVENTS_RELAY_CHANNEL = 'vigil_events_relay';
@@ -48,6 +50,7 @@ export class EventsRelay implements OnApplicationBootstrap, BeforeApplicationShu
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(EventsRepository) private readonly events: EventsRepository,
+    @Inject(CommittedEvents) private readonly committed: CommittedEvents,
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(CONFIG) private readonly config: EventIngestConfig,
     @Inject(LOGGER) logger: Logger,
@@ -113,7 +116,9 @@ export class EventsRelay implements OnApplicationBootstrap, BeforeApplicationShu
       const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock(hashtext('vigil:events-relay')) AS locked`);
       if (!locked) return 0;
       const [mark]: { published_seq: string }[] = await manager.query(`SELECT published_seq::text FROM event_ingest.event_relay`);
-      const rows = await this.events.unpublished(manager, mark!.published_seq, this.config.EVENTS_RELAY_BATCH);
+      // Events this process committed are in memory; the table is read for anything else.
+      const cached = this.committed.take(mark!.published_seq, this.config.EVENTS_RELAY_BATCH);
+      const rows = cached.length ? cached : await this.events.unpublished(manager, mark!.published_seq, this.config.EVENTS_RELAY_BATCH);
       if (!rows.length) return 0;
       const messages: OutgoingMessage[] = rows.map(({ seq, event, correlationId }) => {
         const headers: Record<string, string> = {
@@ -139,7 +144,9 @@ export class EventsRelay implements OnApplicationBootstrap, BeforeApplicationShu
         bytes += size;
       }
       if (slice.length) await this.bus.publish([{ topic: Topics.auditEvents, messages: slice }]);
-      await manager.query(`UPDATE event_ingest.event_relay SET published_seq = $1::bigint, updated_at = now()`, [rows[rows.length - 1]!.seq]);
+      const last = rows[rows.length - 1]!.seq;
+      await manager.query(`UPDATE event_ingest.event_relay SET published_seq = $1::bigint, updated_at = now()`, [last]);
+      afterCommit(manager, () => this.committed.forget(last));
       this.published += rows.length;
       return rows.length;
     });

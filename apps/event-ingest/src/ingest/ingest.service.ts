@@ -2,8 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AuditEventCatalog, type AuditRecord, auditRecordValidator, type FieldError } from '@vigil/contracts';
 import { newId, riskScore } from '@vigil/domain';
 import { currentCorrelationId, DomainException } from '@vigil/platform';
+import { afterCommit } from '@vigil/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { operationOf } from '../events/event-query';
+import { CommittedEvents } from '../events/committed-events';
 import { EVENTS_RELAY_CHANNEL } from '../events/events.relay';
 import { EventsRepository, type StoredEvent } from '../events/events.repository';
 import { EnforcementService } from '../enforcement/enforcement.service';
@@ -21,6 +23,7 @@ export class IngestService {
     @Inject(EventsRepository) private readonly events: EventsRepository,
     @Inject(EnforcementService) private readonly enforcement: EnforcementService,
     @Inject(DatabaseMonitor) private readonly databases: DatabaseMonitor,
+    @Inject(CommittedEvents) private readonly committed: CommittedEvents,
   ) {}
 
   /** All or nothing: one invalid record refuses the whole request (decisions.md). */
@@ -81,6 +84,7 @@ export class IngestService {
       fresh.forEach((event, i) => (event.seq = String(first + BigInt(i))));
       await this.events.insertMany(manager, fresh);
       await manager.query('SELECT pg_notify($1, $2)', [EVENTS_RELAY_CHANNEL, '']);
+      afterCommit(manager, () => this.committed.add(fresh));
     }
     return ids.map((id) => replaced.get(id) ?? id);
   }

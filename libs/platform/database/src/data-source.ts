@@ -1,4 +1,5 @@
 import { DataSource, type DataSourceOptions, type EntityManager } from 'typeorm';
+import { CommitHooks } from './commit-hooks';
 
 export type MigrationList = NonNullable<DataSourceOptions['migrations']>;
 export type EntityList = NonNullable<DataSourceOptions['entities']>;
@@ -20,6 +21,7 @@ export function createServiceDataSource(options: ServiceDatabaseOptions): DataSo
     schema: options.schema,
     entities: options.entities ?? [],
     migrations: options.migrations,
+    subscribers: [CommitHooks],
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,

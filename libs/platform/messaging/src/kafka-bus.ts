@@ -1,3 +1,5 @@
+// First: replaces two kafkajs internals before kafkajs loads (see the module).
+import { kafkajsInternalsReplaced } from './kafkajs-internals';
 import type { TopicSpec } from '@vigil/contracts';
 import type { Logger, Registry } from '@vigil/platform';
 import { messagingMetrics } from './metrics';
@@ -46,6 +48,9 @@ export class KafkaBus implements MessageBus {
 
   constructor(private readonly options: KafkaBusOptions) {
     const logger = options.logger.child({ component: 'kafka' });
+    if (!kafkajsInternalsReplaced && !process.env.JEST_WORKER_ID) {
+      logger.warn('kafkajs was loaded before the messaging library: producing runs on its slower built-in batching and checksums');
+    }
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import { crc32c, groupMessagesPerPartition, kafkajsInternalPaths } from './kafkajs-internals';
+
+// kafkajs's own implementations, loaded from its files (jest's module registry is separate from
+// the cache the replacement writes to, so these are the originals).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const originalCrc = require(kafkajsInternalPaths().crc32c) as (b: Buffer) => number;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const originalGroup = require(kafkajsInternalPaths().groupMessagesPerPartition) as typeof groupMessagesPerPartition;
+
+describe('kafkajs internals replacements', () => {
+  it('compute CRC-32C: the standard check value and the same results as kafkajs', () => {
+    expect(crc32c(Buffer.from('123456789')).toString(16)).toBe('e3069283');
+    for (const size of [0, 1, 7, 8, 9, 15, 16, 17, 1000, 65_537]) {
+      const buffer = randomBytes(size);
+      expect(crc32c(buffer)).toBe(originalCrc(buffer));
+    }
+    // A view into a larger buffer (kafkajs checksums slices).
+    const backing = randomBytes(100);
+    const view = backing.subarray(3, 90);
+    expect(crc32c(view)).toBe(originalCrc(view));
+  });
+
+  it('group messages by partition exactly as kafkajs does, in order', () => {
+    const messages = Array.from({ length: 50 }, (_, i) => ({ key: `k${i % 7}`, value: String(i) }));
+    const partitioner = ({ message }: { message: unknown }) => Number((message as { key: string }).key.slice(1)) % 3;
+    const args = { topic: 't', partitionMetadata: [{}, {}, {}], messages, partitioner };
+    expect(groupMessagesPerPartition(args)).toEqual(originalGroup(args));
+    expect(groupMessagesPerPartition({ ...args, partitionMetadata: [] })).toEqual({});
+  });
+});
