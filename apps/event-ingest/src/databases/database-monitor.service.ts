@@ -25,20 +25,32 @@ const WEBHOOK_TYPE: Record<DatabaseConnectionState, string | null> = {
 
 /** Sums a batch of stored events per database (pure; see databases.spec.ts). */
 export function summariseActivity(events: Pick<AuditEvent, 'type' | 'severity' | 'database_id' | 'timestamp' | 'details'>[]): DatabaseActivity[] {
-  const byDatabase = new Map<string, DatabaseActivity>();
+  const byDatabase = new Map<string, { activity: DatabaseActivity; firstMs: number; lastMs: number }>();
   for (const event of events) {
-    let a = byDatabase.get(event.database_id);
-    if (!a) {
-      a = { database_id: event.database_id, first: event.timestamp, last: event.timestamp, info: 0, warning: 0, critical: 0, error: null };
-      byDatabase.set(event.database_id, a);
+    const at = Date.parse(event.timestamp);
+    let entry = byDatabase.get(event.database_id);
+    if (!entry) {
+      entry = {
+        activity: { database_id: event.database_id, first: event.timestamp, last: event.timestamp, info: 0, warning: 0, critical: 0, error: null },
+        firstMs: at,
+        lastMs: at,
+      };
+      byDatabase.set(event.database_id, entry);
     }
-    if (Date.parse(event.timestamp) < Date.parse(a.first)) a.first = event.timestamp;
-    if (Date.parse(event.timestamp) > Date.parse(a.last)) a.last = event.timestamp;
+    const a = entry.activity;
+    if (at < entry.firstMs) {
+      entry.firstMs = at;
+      a.first = event.timestamp;
+    }
+    if (at > entry.lastMs) {
+      entry.lastMs = at;
+      a.last = event.timestamp;
+    }
     a[event.severity] += 1;
     const error = (event.details as Record<string, unknown>).error;
     if (event.type === 'database.disconnect' && typeof error === 'string' && error) a.error = error.slice(0, 500);
   }
-  return [...byDatabase.values()];
+  return [...byDatabase.values()].map((e) => e.activity);
 }
 
 /**

@@ -100,34 +100,41 @@ export class EventsRepository {
     return BigInt(row!.last_seq) - BigInt(count) + 1n;
   }
 
-  /** One statement per batch: arrays of columns, unnested by PostgreSQL (no parameter limit). */
+  /**
+   * One statement per batch: the rows as one JSON document, turned into records by PostgreSQL
+   * (no parameter limit). Cheaper for the service than one array parameter per column (pg escapes
+   * every array element in JavaScript; JSON.stringify is native), about the same for the server.
+   */
   async insertMany(manager: EntityManager, events: StoredEvent[]): Promise<void> {
     if (!events.length) return;
-    const col = <T>(pick: (e: StoredEvent) => T) => events.map(pick);
+    const rows = events.map((e) => ({
+      seq: e.seq,
+      id: e.id,
+      type: e.type,
+      severity: e.severity,
+      database_id: e.database_id,
+      timestamp: e.timestamp,
+      processed_at: e.processed_at,
+      user_name: e.details.user ?? null,
+      source_ip: e.details.source_ip ?? null,
+      session_id: e.details.session_id ?? null,
+      producer_id: e.producer_id,
+      policy_id: e.context.policy_id,
+      rule_id: e.context.rule_id,
+      risk_score: e.context.risk_score,
+      details: e.details,
+      operation: e.operation,
+      correlation_id: e.correlation_id,
+    }));
     await manager.query(
       `INSERT INTO event_ingest.events (seq, id, type, severity, database_id, "timestamp", processed_at, user_name, source_ip,
          session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[],
-         $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::smallint[], $15::jsonb[], $16::text[], $17::text[])`,
-      [
-        col((e) => e.seq),
-        col((e) => e.id),
-        col((e) => e.type),
-        col((e) => e.severity),
-        col((e) => e.database_id),
-        col((e) => e.timestamp),
-        col((e) => e.processed_at),
-        col((e) => e.details.user ?? null),
-        col((e) => e.details.source_ip ?? null),
-        col((e) => e.details.session_id ?? null),
-        col((e) => e.producer_id),
-        col((e) => e.context.policy_id),
-        col((e) => e.context.rule_id),
-        col((e) => e.context.risk_score),
-        col((e) => JSON.stringify(e.details)),
-        col((e) => e.operation),
-        col((e) => e.correlation_id),
-      ],
+       SELECT seq, id, type, severity, database_id, "timestamp", processed_at, user_name, source_ip,
+         session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id
+       FROM jsonb_to_recordset($1::jsonb) AS r(seq bigint, id text, type text, severity text, database_id text, "timestamp" timestamptz,
+         processed_at timestamptz, user_name text, source_ip text, session_id text, producer_id text, policy_id text, rule_id text,
+         risk_score smallint, details jsonb, operation text, correlation_id text)`,
+      [JSON.stringify(rows)],
     );
   }
 

@@ -22,6 +22,8 @@ export class AuditIngestConsumer implements OnModuleInit {
       name: 'event-ingest.audit-ingest',
       topics: [Topics.auditIngest],
       maxBatchSize: this.config.INGEST_BATCH_SIZE,
+      // A record's id is its place in the log: one position row per batch, not one inbox row per record.
+      dedupe: 'log-position',
       decode: decodeAuditRecord,
       handle: async (manager, messages) => {
         await this.ingest.store(manager, messages.map((m) => m.value));

@@ -43,6 +43,73 @@ describe('InboxConsumer on PostgreSQL', () => {
     expect(text).toContain('vigil_consumer_messages_total{consumer="twice-group",topic="twice",outcome="duplicate"} 2');
   });
 
+  describe('recognising redeliveries by log position', () => {
+    const positional = (topic: string, group: string) => ({ ...consumerFixtureOptions(topic, group), dedupe: 'log-position' as const });
+    // Ids are log positions here, as on audit.ingest: `<topic>:<partition>:<offset>`.
+    const at = (topic: string, partition: number, offset: number, n: number): IncomingMessage => ({
+      topic,
+      partition,
+      offset: String(offset),
+      key: null,
+      value: JSON.stringify({ ...fixtureEnvelopes(1, n)[0], id: `${topic}:${partition}:${offset}` }),
+      headers: { [MessageHeaders.messageId]: `${topic}:${partition}:${offset}` },
+    });
+    const applied = async (topic: string) =>
+      (await dataSource.query(`SELECT message_id, applied FROM fixture.effects WHERE message_id LIKE $1 ORDER BY message_id`, [`${topic}:%`])) as {
+        message_id: string;
+        applied: number;
+      }[];
+
+    it('applies each offset once across redelivered and overlapping batches, per partition, with one row per partition', async () => {
+      const consumer = new InboxConsumer({ bus: new MemoryBus(), dataSource, schema: FIXTURE_SCHEMA, logger }, positional('pos', 'pos-group'));
+      await consumer.processBatch([at('pos', 0, 0, 1), at('pos', 0, 1, 2)]);
+      await consumer.processBatch([at('pos', 0, 0, 1), at('pos', 0, 1, 2), at('pos', 0, 2, 3)]); // redelivered after a lost offset commit
+      await consumer.processBatch([at('pos', 1, 0, 4)]); // another partition starts at 0
+      await consumer.processBatch([at('pos', 1, 0, 4)]);
+      expect(await applied('pos')).toEqual([
+        { message_id: 'pos:0:0', applied: 1 },
+        { message_id: 'pos:0:1', applied: 1 },
+        { message_id: 'pos:0:2', applied: 1 },
+        { message_id: 'pos:1:0', applied: 1 },
+      ]);
+      expect(await dataSource.query(`SELECT topic, partition, last_offset::int FROM fixture.inbox_positions WHERE consumer = 'pos-group' ORDER BY partition`)).toEqual([
+        { topic: 'pos', partition: 0, last_offset: 2 },
+        { topic: 'pos', partition: 1, last_offset: 0 },
+      ]);
+      expect(await dataSource.query(`SELECT count(*)::int AS n FROM fixture.inbox WHERE consumer = 'pos-group'`)).toEqual([{ n: 0 }]);
+    });
+
+    it('honours message ids recorded in the inbox before positions were used (an upgrade mid-stream)', async () => {
+      const byId = new InboxConsumer({ bus: new MemoryBus(), dataSource, schema: FIXTURE_SCHEMA, logger }, consumerFixtureOptions('upg', 'upg-group'));
+      await byId.processBatch([at('upg', 0, 0, 1), at('upg', 0, 1, 2)]);
+      const byPosition = new InboxConsumer({ bus: new MemoryBus(), dataSource, schema: FIXTURE_SCHEMA, logger }, positional('upg', 'upg-group'));
+      await byPosition.processBatch([at('upg', 0, 1, 2), at('upg', 0, 2, 3)]);
+      await byPosition.processBatch([at('upg', 0, 2, 3)]);
+      expect((await applied('upg')).map((r) => r.applied)).toEqual([1, 1, 1]);
+    });
+
+    it('leaves the position where it was when the batch rolls back', async () => {
+      const options = positional('rb', 'rb-group');
+      let fail = true;
+      const consumer = new InboxConsumer(
+        { bus: new MemoryBus(), dataSource, schema: FIXTURE_SCHEMA, logger },
+        {
+          ...options,
+          maxAttempts: 1,
+          handle: async (manager, messages) => {
+            await options.handle(manager, messages);
+            if (fail) throw new Error('database hiccup after the effect');
+          },
+        },
+      );
+      await consumer.processBatch([at('rb', 0, 0, 1)]).catch(() => undefined);
+      expect(await dataSource.query(`SELECT count(*)::int AS n FROM fixture.inbox_positions WHERE consumer = 'rb-group'`)).toEqual([{ n: 0 }]);
+      fail = false;
+      await consumer.processBatch([at('rb', 0, 0, 1)]);
+      expect(await applied('rb')).toEqual([{ message_id: 'rb:0:0', applied: 1 }]);
+    });
+  });
+
   it('treats a run of handler failures as systemic: dead-letters no more than the threshold, then waits and resumes when fixed', async () => {
     const bus = new MemoryBus();
     const dead: IncomingMessage[] = [];

@@ -28,6 +28,14 @@ export interface InboxConsumerOptions<T> {
   maxAttempts?: number;
   maxBatchSize?: number;
   /**
+   * How redeliveries are recognised. `message-id` (default): every message id is recorded in the
+   * inbox. `log-position`: for topics whose messages have no id of their own (the id is the
+   * message's place in the log, as on audit.ingest), the highest applied offset per topic and
+   * partition is recorded instead: one row per batch rather than one per message. Needs
+   * `inboxPositionsMigration` in the service's migrations.
+   */
+  dedupe?: 'message-id' | 'log-position';
+  /**
    * Handler failures in a row after which the consumer stops dead-lettering and waits instead:
    * when every message fails, the fault is the code or a dependency, not the messages, and
    * draining the stream into the dead-letter topic would only move the outage there.
@@ -58,6 +66,7 @@ export class SystemicFailure extends Error {}
 export class InboxConsumer<T> {
   private subscription: Subscription | undefined;
   private readonly inbox: string;
+  private readonly positions: string;
   private readonly logger: Logger;
   private consecutiveFailures = 0;
   private readonly metrics: MessagingMetrics | undefined;
@@ -67,6 +76,7 @@ export class InboxConsumer<T> {
     private readonly options: InboxConsumerOptions<T>,
   ) {
     this.inbox = `${quoteIdent(deps.schema)}.inbox`;
+    this.positions = `${quoteIdent(deps.schema)}.inbox_positions`;
     this.logger = deps.logger.child({ consumer: options.name });
     this.metrics = deps.metrics ? messagingMetrics(deps.metrics) : undefined;
   }
@@ -147,6 +157,7 @@ export class InboxConsumer<T> {
   }
 
   private async apply(items: ConsumedMessage<T>[]): Promise<void> {
+    if (this.options.dedupe === 'log-position') return this.applyByPosition(items);
     const unique = new Map<string, ConsumedMessage<T>>();
     for (const item of items) if (!unique.has(item.messageId)) unique.set(item.messageId, item);
     const ids = [...unique.keys()];
@@ -167,6 +178,47 @@ export class InboxConsumer<T> {
         await withCorrelationId(correlationId, () => this.options.handle(manager, unseen));
       }
       // Counted once the transaction is about to commit; a rollback retries and counts again.
+      this.count(topic, 'duplicate', items.length - unseen.length);
+      this.count(topic, 'applied', unseen.length);
+    });
+  }
+
+  /**
+   * Items of one batch come from one partition, in offset order. The partition's row is locked
+   * for the transaction, so a second consumer of the partition (after a rebalance) waits and then
+   * sees the new position.
+   */
+  private async applyByPosition(items: ConsumedMessage<T>[]): Promise<void> {
+    const { topic, partition } = items[0]!.message;
+    await this.deps.dataSource.transaction(async (manager) => {
+      const [row]: { last_offset: string }[] = await manager.query(
+        `SELECT last_offset::text FROM ${this.positions} WHERE consumer = $1 AND topic = $2 AND partition = $3 FOR UPDATE`,
+        [this.options.name, topic, partition],
+      );
+      let unseen: ConsumedMessage<T>[];
+      if (row) {
+        const last = BigInt(row.last_offset);
+        unseen = items.filter((i) => BigInt(i.message.offset) > last);
+      } else {
+        // First batch of this partition under positions: messages applied before were recorded by id.
+        const known: { message_id: string }[] = await manager.query(
+          `SELECT message_id FROM ${this.inbox} WHERE consumer = $1 AND message_id = ANY($2::text[])`,
+          [this.options.name, items.map((i) => i.messageId)],
+        );
+        const seen = new Set(known.map((k) => k.message_id));
+        unseen = items.filter((i) => !seen.has(i.messageId));
+      }
+      if (unseen.length < items.length) this.logger.info({ duplicates: items.length - unseen.length }, 'skipped redelivered messages');
+      if (unseen.length) {
+        const correlationId = unseen[0]!.message.headers[MessageHeaders.correlationId];
+        await withCorrelationId(correlationId, () => this.options.handle(manager, unseen));
+      }
+      const highest = items.reduce((max, i) => (BigInt(i.message.offset) > max ? BigInt(i.message.offset) : max), -1n);
+      await manager.query(
+        `INSERT INTO ${this.positions} (consumer, topic, partition, last_offset) VALUES ($1, $2, $3, $4::bigint)
+         ON CONFLICT (consumer, topic, partition) DO UPDATE SET last_offset = GREATEST(${this.positions}.last_offset, EXCLUDED.last_offset), updated_at = now()`,
+        [this.options.name, topic, partition, highest.toString()],
+      );
       this.count(topic, 'duplicate', items.length - unseen.length);
       this.count(topic, 'applied', unseen.length);
     });

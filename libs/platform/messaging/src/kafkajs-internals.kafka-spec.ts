@@ -11,6 +11,6 @@ describe('kafkajs internals replaced in a service process (real broker)', () => 
     const output = child.output();
     expect({ code, output: code === 0 ? 'ok' : output }).toEqual({ code: 0, output: 'ok' });
     const summary = JSON.parse(output.trim().split('\n').pop()!);
-    expect(summary).toEqual({ replaced: true, groupingInstalled: true, crcInstalled: true, received: 3000 });
+    expect(summary).toEqual({ replaced: true, groupingInstalled: true, crcInstalled: true, encoderInstalled: true, received: 3000 });
   }, 90_000);
 });

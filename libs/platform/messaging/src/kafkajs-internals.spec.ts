@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { crc32c, groupMessagesPerPartition, kafkajsInternalPaths } from './kafkajs-internals';
+import { crc32c, groupMessagesPerPartition, kafkajsInternalPaths, poolingEncoder } from './kafkajs-internals';
 
 // kafkajs's own implementations, loaded from its files (jest's module registry is separate from
 // the cache the replacement writes to, so these are the originals).
@@ -8,7 +8,31 @@ const originalCrc = require(kafkajsInternalPaths().crc32c) as (b: Buffer) => num
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const originalGroup = require(kafkajsInternalPaths().groupMessagesPerPartition) as typeof groupMessagesPerPartition;
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const OriginalEncoder = require(kafkajsInternalPaths().encoder);
+
 describe('kafkajs internals replacements', () => {
+  it('encode the same bytes as kafkajs with pooled buffers, growing past the first buffer', () => {
+    const Pooling = poolingEncoder(OriginalEncoder);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- kafkajs's Encoder has no types
+    const write = (encoder: any) =>
+      encoder
+        .writeVarInt(300)
+        .writeInt8(0)
+        .writeVarLong(123456789)
+        .writeVarIntBytes(Buffer.from('key'))
+        .writeVarIntBytes(Buffer.from('v'.repeat(2000)))
+        .writeInt64(42)
+        .writeString('headers')
+        .writeVarIntArray([(new Pooling() as any).writeVarIntString('h').writeVarIntBytes(Buffer.from('x'))]).buffer as Buffer;
+    // Dirty the pool first: uninitialised memory must never show in the output.
+    Buffer.allocUnsafe(4000).fill(0xab);
+    const expected = write(new OriginalEncoder());
+    expect(write(new Pooling())).toEqual(expected);
+    expect(write(new Pooling(10))).toEqual(expected);
+    expect(Pooling.nextPowerOfTwo(511)).toBe(512);
+  });
+
   it('compute CRC-32C: the standard check value and the same results as kafkajs', () => {
     expect(crc32c(Buffer.from('123456789')).toString(16)).toBe('e3069283');
     for (const size of [0, 1, 7, 8, 9, 15, 16, 17, 1000, 65_537]) {

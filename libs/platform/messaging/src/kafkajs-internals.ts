@@ -1,5 +1,5 @@
 /**
- * Two kafkajs internals replaced before kafkajs loads (kafkajs 2.2.4 has had no release since
+ * Three kafkajs internals replaced before kafkajs loads (kafkajs 2.2.4 has had no release since
  * 2023, so they do not move). Producing large batches, as the audit.events.v1 relay does, spent
  * most of its client time in them:
  *
@@ -7,6 +7,9 @@
  *   message (quadratic in the batch size); replaced by a linear grouping with the same output.
  * - `protocol/recordBatch/crc32C` checksums every record batch one byte at a time; replaced by a
  *   slice-by-8 CRC-32C (same polynomial, same results, about three times faster).
+ * - `protocol/encoder.js` zero-fills a fresh 512-byte buffer for every record and every header
+ *   it encodes; a subclass takes them uninitialised from Node's buffer pool instead. Safe because
+ *   an encoder only ever exposes `buf.slice(0, offset)` and writes every byte below `offset`.
  *
  * Both are installed into Node's module cache under kafkajs's own paths, so kafkajs's `require`
  * finds them. This module must be imported before anything imports kafkajs: `kafka-bus.ts`, the
@@ -76,6 +79,31 @@ export function crc32c(buffer: Uint8Array): number {
   return (crc ^ -1) >>> 0;
 }
 
+interface EncoderClass {
+  new (initialSize?: number): { buf: Buffer; offset: number };
+  nextPowerOfTwo(value: number): number;
+}
+
+/** kafkajs's Encoder, with buffers from the pool rather than zero-filled (exported for tests). */
+export function poolingEncoder(Original: EncoderClass): EncoderClass {
+  return class Encoder extends Original {
+    static readonly pooling = true;
+
+    constructor(initialSize = 511) {
+      super(0);
+      this.buf = Buffer.allocUnsafe(Original.nextPowerOfTwo(initialSize));
+    }
+
+    ensureAvailable(length: number) {
+      if (this.offset + length > this.buf.length) {
+        const grown = Buffer.allocUnsafe(Original.nextPowerOfTwo(this.offset + length));
+        this.buf.copy(grown, 0, 0, this.offset);
+        this.buf = grown;
+      }
+    }
+  };
+}
+
 function kafkajsRoot(): string {
   return dirname(require.resolve('kafkajs/package.json'));
 }
@@ -87,6 +115,7 @@ export function kafkajsInternalPaths() {
     main: require.resolve('kafkajs'),
     groupMessagesPerPartition: join(root, 'src/producer/groupMessagesPerPartition.js'),
     crc32c: join(root, 'src/protocol/recordBatch/crc32C/index.js'),
+    encoder: join(root, 'src/protocol/encoder.js'),
   };
 }
 
@@ -104,6 +133,9 @@ function replaceKafkajsInternals(): boolean {
   };
   install(paths.groupMessagesPerPartition, groupMessagesPerPartition);
   install(paths.crc32c, crc32c);
+  // Loaded here first (it requires nothing of kafkajs that captures it), then swapped for the subclass.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  install(paths.encoder, poolingEncoder(require(paths.encoder) as EncoderClass));
   return true;
 }
 

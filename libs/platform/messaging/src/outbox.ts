@@ -248,3 +248,31 @@ export function messagingMigration(schema: string, timestamp: number): new () =>
   Object.defineProperty(migration, 'name', { value: name });
   return migration;
 }
+
+/**
+ * The inbox of consumers that recognise redeliveries by log position (`dedupe: 'log-position'`):
+ * the highest applied offset per consumer, topic and partition.
+ */
+export function inboxPositionsMigration(schema: string, timestamp: number): new () => MigrationInterface {
+  const s = quoteIdent(schema);
+  const name = `InboxPositions${timestamp}`;
+  const migration = class implements MigrationInterface {
+    name = name;
+    async up(runner: QueryRunner) {
+      await runner.query(`
+        CREATE TABLE ${s}.inbox_positions (
+          consumer    text        NOT NULL,
+          topic       text        NOT NULL,
+          partition   integer     NOT NULL,
+          last_offset bigint      NOT NULL,
+          updated_at  timestamptz NOT NULL DEFAULT now(),
+          PRIMARY KEY (consumer, topic, partition)
+        )`);
+    }
+    async down(runner: QueryRunner) {
+      await runner.query(`DROP TABLE ${s}.inbox_positions`);
+    }
+  };
+  Object.defineProperty(migration, 'name', { value: name });
+  return migration;
+}

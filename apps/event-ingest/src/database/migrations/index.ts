@@ -1,4 +1,4 @@
-import { messagingMigration } from '@vigil/messaging';
+import { inboxPositionsMigration, messagingMigration } from '@vigil/messaging';
 import { EVENT_INGEST_SCHEMA } from '../schema';
 import { Events1760000000000 } from './1760000000000-events';
 import { EventStorage1763700000000 } from './1763700000000-event-storage';
@@ -6,4 +6,4 @@ import { EventsTypeSeverityIndex1767000000000 } from './1767000000000-events-typ
 import { DatabasesReports1766000000000 } from './1766000000000-databases-reports';
 import { ReportIndexes1767100000000 } from './1767100000000-report-indexes';
 
-export const eventIngestMigrations = [messagingMigration(EVENT_INGEST_SCHEMA, 1750000000000), Events1760000000000, EventStorage1763700000000, DatabasesReports1766000000000, EventsTypeSeverityIndex1767000000000, ReportIndexes1767100000000];
+export const eventIngestMigrations = [messagingMigration(EVENT_INGEST_SCHEMA, 1750000000000), Events1760000000000, EventStorage1763700000000, DatabasesReports1766000000000, EventsTypeSeverityIndex1767000000000, ReportIndexes1767100000000, inboxPositionsMigration(EVENT_INGEST_SCHEMA, 1771000000000)];
