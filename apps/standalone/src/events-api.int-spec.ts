@@ -173,6 +173,21 @@ describe('events API', () => {
     expect(response.body).toMatchObject({ metrics: ['count'], group_by: ['database_name'], truncated: false });
   });
 
+  it('names databases from the registry in aggregates and the detailed view once someone names them', async () => {
+    const named = await http(system.gatewayUrl, 'PATCH', '/v1/databases/db_beta', { token, body: { name: 'Beta ledger' } });
+    expect(named.status).toBe(200);
+    try {
+      const response = await post('/v1/events/aggregate', { metrics: ['count'], filters: { time_range: { last: '24h' } }, group_by: ['database_id', 'database_name'] });
+      expect(response.status).toBe(200);
+      const keys = response.body.groups.map((g: { key: Record<string, string> }) => g.key);
+      expect(keys).toEqual(expect.arrayContaining([{ database_id: 'db_beta', database_name: 'Beta ledger' }, { database_id: 'db_alpha', database_name: 'db_alpha' }]));
+      const seed = seeds.find((s) => s.database_id === 'db_beta')!;
+      expect((await get(`/v1/events/${seed.id}`)).body.database_name).toBe('Beta ledger');
+    } finally {
+      await http(system.gatewayUrl, 'PATCH', '/v1/databases/db_beta', { token, body: { name: 'db_beta' } });
+    }
+  });
+
   it('aggregates several metrics by type and severity in hourly buckets, with filters', async () => {
     const response = await post('/v1/events/aggregate', {
       metrics: ['count', 'unique_users', 'max_risk_score'],

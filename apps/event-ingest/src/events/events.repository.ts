@@ -58,8 +58,8 @@ function toListItem(row: Pick<EventRow, 'id' | 'type' | 'severity' | 'database_i
 
 const GROUP_COLUMNS: Record<AggregateGroupField, string> = {
   database_id: 'database_id',
-  // Databases are registered elsewhere; a producer may name one in details.database_name.
-  database_name: `COALESCE(details->>'database_name', database_id)`,
+  // Grouped by id (index-only, no read of details), named from the registry afterwards (EventsService).
+  database_name: 'database_id',
   type: 'type',
   severity: 'severity',
   user: 'user_name',
@@ -159,6 +159,13 @@ export class EventsRepository {
       [taken],
     );
     return new Map(rows.map((r) => [r.producer_id, r.event_id]));
+  }
+
+  /** Names of databases in the registry (event_ingest.databases: registered, or discovered under their id). */
+  async databaseNames(ids: string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows: { id: string; name: string }[] = await this.dataSource.query(`SELECT id, name FROM event_ingest.databases WHERE id = ANY($1::text[])`, [ids]);
+    return new Map(rows.map((r) => [r.id, r.name]));
   }
 
   async findById(id: string): Promise<AuditEvent | null> {

@@ -35,14 +35,13 @@ export class EventsService {
   async get(id: string): Promise<EventResponse> {
     const event = await this.events.findById(id);
     if (!event) throw DomainException.notFound('event', id, EventsErrorCode.EventNotFound);
-    const [session, violation] = await Promise.all([
+    const [session, violation, names] = await Promise.all([
       this.events.findSameSession(event, RELATED_LIMIT),
       this.events.findSameViolation(event, RELATED_LIMIT),
+      this.events.databaseNames([event.database_id]),
     ]);
     const related = [...new Set([...session, ...violation])].slice(0, RELATED_LIMIT);
-    const named = (event.details as Record<string, unknown>).database_name;
-    const name = typeof named === 'string' ? named : event.database_id;
-    return { ...event, database_name: name, related_events: related };
+    return { ...event, database_name: names.get(event.database_id) ?? event.database_id, related_events: related };
   }
 
   async list(request: ListEventsRequest): Promise<ListEventsResponse> {
@@ -112,6 +111,12 @@ export class EventsService {
     });
     const total = rows.find((r) => r.total);
     const groups = rows.filter((r) => !r.total);
+    // database_name was grouped by id: the registry names it (an id stands for itself until then).
+    const nameAt = request.group_by.flatMap((f, i) => (f === 'database_name' ? [i] : []));
+    if (nameAt.length) {
+      const names = await this.events.databaseNames([...new Set(groups.flatMap((g) => nameAt.map((i) => g.keys[i]).filter((k): k is string => !!k)))]);
+      for (const g of groups) for (const i of nameAt) if (g.keys[i]) g.keys[i] = names.get(g.keys[i]!) ?? g.keys[i]!;
+    }
     const truncated = groups.length > request.limit;
     const numeric = (metrics: Record<string, number | string | null>) =>
       Object.fromEntries(Object.entries(metrics).map(([k, v]) => [k, v === null ? 0 : Number(v)]));
