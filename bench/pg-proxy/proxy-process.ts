@@ -57,7 +57,7 @@ async function main() {
     host: '127.0.0.1',
     port: 0,
     config: { upstreamHost: upstream.hostname, upstreamPort: Number(upstream.port || 5432), upstreamTls: 'disable', tlsMode: 'disabled', captureParameters: false, maskComputed: 'mask', databaseId: defaultDatabaseId },
-    enforcer: new Enforcer(store, []),
+    enforcer: new Enforcer(store),
     analyzer: new SqlAnalyzer(),
     catalog: new Catalog({ host: upstream.hostname, port: Number(upstream.port || 5432), user: decodeURIComponent(upstream.username || 'postgres'), password: decodeURIComponent(upstream.password) || undefined }),
     capture,

@@ -11,7 +11,8 @@ import { startTestSystem, type TestSystem } from './testing/test-system';
 /**
  * The PostgreSQL audit proxy in front of a real database, with the whole system behind it on the
  * in-process bus: a policy created over the API reaches the proxy live, a blocked statement becomes
- * a violation with action_taken "blocked", and the captured session is in the events API.
+ * a violation with action_taken "blocked", and the captured session is in the events API; a
+ * shadow-mode policy is recorded as would-block / would-mask and enforced once switched.
  */
 let system: TestSystem;
 let proxy: RunningService;
@@ -103,6 +104,83 @@ it('enforces a policy created over the API within a second, and the violation is
     return types.includes('database.disconnect') ? types : undefined;
   }, 10_000, 'the captured session');
   expect(events).toEqual(expect.arrayContaining(['user.login_success', 'database.connection', 'database.query', 'policy.violation', 'database.disconnect']));
+}, 60_000);
+
+it('lets a shadow-mode policy\'s statements run and results through unmasked, records what it would have done, and enforces it within a second once switched', async () => {
+  await target.query('CREATE TABLE people (id int, ssn text)');
+  await target.query("INSERT INTO people VALUES (1, '123-45-6789'), (2, '987-65-4321'), (3, '555-00-1111')");
+  const api = (method: string, path: string, body?: unknown) => http(system.gatewayUrl, method, path, { token, body });
+  const block = await api('POST', '/v1/policies', {
+    name: 'proxy: try no deletes of people',
+    type: 'query_control',
+    databases: ['db_proxied'],
+    enabled: true,
+    enforcement_mode: 'shadow',
+    config: { rules: [{ name: 'people delete', pattern: '^\\s*delete\\s+from\\s+people\\b', action: 'block', severity: 'high', message: 'Deleting people is not allowed' }] },
+  });
+  const mask = await api('POST', '/v1/policies', {
+    name: 'proxy: try masking ssn',
+    type: 'data_protection',
+    databases: ['db_proxied'],
+    enabled: true,
+    enforcement_mode: 'shadow',
+    config: { rules: [{ name: 'ssn', columns: ['people.ssn'], method: 'redact' }] },
+  });
+  expect([block.status, mask.status]).toEqual([201, 201]);
+  await new Promise((r) => setTimeout(r, 1000)); // the spec'd propagation bound
+  const client = new Client({ connectionString: url(), application_name: 'e2e-proxy-shadow' });
+  await client.connect();
+  expect((await client.query('DELETE FROM people WHERE id = 3')).rowCount).toBe(1);
+  expect((await client.query('SELECT ssn FROM people WHERE id = 1')).rows).toEqual([{ ssn: '123-45-6789' }]);
+
+  // The proxy's records say what it would have done; the pipeline records the same as not enforced.
+  const records = await waitFor(async () => {
+    const page = await http(system.gatewayUrl, 'GET', '/v1/events?database_id=db_proxied&limit=100', { token });
+    const events = (page.body.events ?? []) as { type: string; details: Record<string, unknown> }[];
+    const deleted = events.find((e) => e.type === 'database.query' && e.details.query === 'DELETE FROM people WHERE id = 3');
+    const access = events.find((e) => e.type === 'data.sensitive_access' && e.details.query === 'SELECT ssn FROM people WHERE id = 1');
+    return deleted && access ? { deleted, access } : undefined;
+  }, 10_000, 'the shadow records');
+  expect(records.deleted.details).toMatchObject({ shadow: { would_block: [{ policy_id: block.body.id }] } });
+  expect(records.deleted.details.blocked).toBeUndefined();
+  expect(records.access.details).toMatchObject({ masked: false, shadow: { would_mask: ['people.ssn'] } });
+  const violations = await waitFor(async () => {
+    const page = await api('GET', `/v1/policies/${block.body.id}/violations`);
+    return page.body.data?.length ? page.body.data : undefined;
+  }, 10_000, 'the shadow violation');
+  expect(violations).toEqual([expect.objectContaining({ query: 'DELETE FROM people WHERE id = 3', action_taken: 'would_block', database: 'db_proxied' })]);
+
+  // Switch both to enforce: the open session blocks and masks within the propagation bound.
+  for (const policy of [block.body, mask.body]) {
+    expect((await api('PUT', `/v1/policies/${policy.id}`, { enforcement_mode: 'enforce' })).status).toBe(200);
+  }
+  const switchedAt = Date.now();
+  const error = await waitFor(
+    async () => {
+      await client.query('BEGIN');
+      const e = await client.query('DELETE FROM people WHERE id = 2').then(
+        () => undefined,
+        (err: { code: string; message: string }) => err,
+      );
+      await client.query('ROLLBACK');
+      return e;
+    },
+    5000,
+    'the policy to be enforced',
+  );
+  const blockedAfter = Date.now() - switchedAt;
+  expect(error).toMatchObject({ code: '42501', message: 'Deleting people is not allowed' });
+  await waitFor(async () => (await client.query('SELECT ssn FROM people WHERE id = 1')).rows[0].ssn === '***', 5000, 'masking');
+  const maskedAfter = Date.now() - switchedAt;
+  expect(blockedAfter).toBeLessThan(1000);
+  expect(maskedAfter).toBeLessThan(1000);
+  await client.end();
+  expect(await target.query('SELECT count(*)::int AS n FROM people')).toEqual([{ n: 2 }]);
+  const after = await waitFor(async () => {
+    const page = await api('GET', `/v1/policies/${block.body.id}/violations`);
+    return page.body.data?.some((v: { action_taken: string }) => v.action_taken === 'blocked') ? page.body.data : undefined;
+  }, 10_000, 'the enforced violation');
+  expect(after.map((v: { action_taken: string }) => v.action_taken)).toContain('would_block');
 }, 60_000);
 
 it('serves health and Prometheus metrics on its HTTP port', async () => {

@@ -36,6 +36,7 @@ describe('policies', () => {
       name: expect.any(String),
       type: 'query_control',
       enabled: false,
+      enforcement_mode: 'enforce',
       description: '',
       created_at: expect.any(String),
       updated_at: created.created_at,
@@ -79,6 +80,9 @@ describe('policies', () => {
     ['a bad CIDR', { name: 'x', type: 'access_control', databases: ['db_pol'], config: { conditions: { allowed_ips: ['10.0.0.0/40'] }, actions: [{ type: 'block' }] } }, 422, 'config.conditions.allowed_ips[0]'],
     ['an unknown time zone', { name: 'x', type: 'access_control', databases: ['db_pol'], config: { conditions: { time_window: { start: '09:00', end: '17:00', timezone: 'Nowhere/City' } }, actions: [{ type: 'block' }] } }, 422, 'config.conditions.time_window.timezone'],
     ['a config of another type', { name: 'x', type: 'alerting', databases: ['db_pol'], config: dropRules }, 422, 'config.rules'],
+    ['an unknown enforcement mode', { name: 'x', type: 'query_control', databases: ['db_pol'], config: dropRules, enforcement_mode: 'dry-run' }, 400, 'enforcement_mode'],
+    ['an enforcement mode of the wrong type', { name: 'x', type: 'query_control', databases: ['db_pol'], config: dropRules, enforcement_mode: true }, 400, 'enforcement_mode'],
+    ['a null enforcement mode', { name: 'x', type: 'query_control', databases: ['db_pol'], config: dropRules, enforcement_mode: null }, 400, 'enforcement_mode'],
   ])('answers %s with the right status and field path', async (_label, body, status, field) => {
     const response = await api('POST', '/v1/policies', body);
     expect(response.status).toBe(status);
@@ -280,6 +284,102 @@ describe('policies', () => {
     expect(final.body.description).toBe(events[events.length - 1]!.data.changes.description);
     const [{ version }] = await system.db.query<{ version: number }>(`SELECT version FROM policy.policies WHERE id = $1`, [policy.id]);
     expect(version).toBe(1 + applied);
+  });
+
+  it('takes enforcement_mode on create and PUT, answers it on get and list, filters by it, and refuses bad values with 400', async () => {
+    const shadow = await create({ enforcement_mode: 'shadow', databases: ['db_modes'] });
+    expect(shadow.enforcement_mode).toBe('shadow');
+    expect((await api('GET', `/v1/policies/${shadow.id}`)).body.enforcement_mode).toBe('shadow');
+    const enforced = await create({ databases: ['db_modes'] });
+    const list = async (query: string) => (await api('GET', `/v1/policies?database_id=db_modes&${query}`)).body.data.map((p: { id: string; enforcement_mode: string }) => [p.id, p.enforcement_mode]);
+    expect(await list('enforcement_mode=shadow')).toEqual([[shadow.id, 'shadow']]);
+    expect(await list('enforcement_mode=enforce')).toEqual([[enforced.id, 'enforce']]);
+    expect(await list('per_page=100')).toEqual([[shadow.id, 'shadow'], [enforced.id, 'enforce']]);
+    const badFilter = await api('GET', '/v1/policies?enforcement_mode=maybe');
+    expect([badFilter.status, badFilter.body.errors?.map((e: { field: string }) => e.field)]).toEqual([400, ['enforcement_mode']]);
+
+    const switched = await api('PUT', `/v1/policies/${shadow.id}`, { enforcement_mode: 'enforce' });
+    expect(switched.status).toBe(200);
+    expect(switched.body).toMatchObject({ id: shadow.id, enforcement_mode: 'enforce', name: shadow.name, config: dropRules });
+    // Other changes leave the mode as it is.
+    expect((await api('PUT', `/v1/policies/${enforced.id}`, { enforcement_mode: 'shadow' })).body.enforcement_mode).toBe('shadow');
+    expect((await api('PUT', `/v1/policies/${enforced.id}`, { description: 'still shadow' })).body).toMatchObject({ description: 'still shadow', enforcement_mode: 'shadow' });
+    for (const value of ['off', null, 1, ['shadow']]) {
+      const refused = await api('PUT', `/v1/policies/${enforced.id}`, { enforcement_mode: value });
+      expect([value, refused.status, refused.headers.get('content-type'), refused.body.errors?.map((e: { field: string }) => e.field)]).toEqual([value, 400, expect.stringContaining('application/problem+json'), ['enforcement_mode']]);
+    }
+    expect((await api('GET', `/v1/policies/${enforced.id}`)).body.enforcement_mode).toBe('shadow');
+  });
+
+  it('records a shadow policy\'s matches as not enforced (would_block, would_alert, would_mask), sends no alert, and enforces it within a second once switched', async () => {
+    const db = `db_shadow_${Math.random().toString(36).slice(2, 8)}`;
+    const block = await create({ databases: [db], enabled: true, enforcement_mode: 'shadow' });
+    const alerting = await create({
+      databases: [db],
+      enabled: true,
+      enforcement_mode: 'shadow',
+      config: { rules: [{ name: 'truncate', pattern: '\\bTRUNCATE\\b', action: 'alert', severity: 'high', message: 'TRUNCATE seen' }] },
+    });
+    const masking = await api('POST', '/v1/policies', {
+      name: unique('try masking'),
+      type: 'data_protection',
+      databases: [db],
+      enabled: true,
+      enforcement_mode: 'shadow',
+      config: { rules: [{ name: 'ssn', columns: ['customers.ssn'], method: 'redact' }] },
+    });
+    expect(masking.status).toBe(201);
+    await new Promise((r) => setTimeout(r, 1000)); // the spec'd propagation bound
+    const [dropId, truncateId, selectId] = await ingest([
+      { type: 'database.query', database_id: db, details: { user: 'mallory', query: 'DROP TABLE accounts' } },
+      { type: 'database.query', database_id: db, details: { user: 'mallory', query: 'TRUNCATE accounts' } },
+      { type: 'database.query', database_id: db, details: { user: 'mallory', query: 'SELECT ssn FROM customers' } },
+    ]);
+    const violationsOf = async (policyId: string, count: number) =>
+      waitFor(async () => {
+        const page = await api('GET', `/v1/policies/${policyId}/violations`);
+        return page.body.data.length >= count ? page.body.data : undefined;
+      }, 10_000, `${count} violation(s) of ${policyId}`);
+    expect(await violationsOf(block.id, 1)).toEqual([expect.objectContaining({ query: 'DROP TABLE accounts', action_taken: 'would_block', severity: 'critical', matched_conditions: ['query_pattern'] })]);
+    expect(await violationsOf(alerting.id, 1)).toEqual([expect.objectContaining({ query: 'TRUNCATE accounts', action_taken: 'would_alert', severity: 'high' })]);
+    expect((await api('GET', `/v1/policies/${block.id}`)).body.violation_count).toBe(1);
+    // The derived audit events are informational matches that say what would have happened.
+    const derived = await waitFor(async () => {
+      const rows = await system.db.query<{ type: string; severity: string; policy_id: string; details: Record<string, unknown> }>(
+        `SELECT type, severity, policy_id, details FROM event_ingest.events WHERE database_id = $1 AND type LIKE 'policy.%'`,
+        [db],
+      );
+      return rows.length === 3 ? new Map(rows.map((r) => [r.policy_id, r])) : undefined;
+    }, 10_000, 'the derived events');
+    expect(derived.get(block.id)).toMatchObject({ type: 'policy.match', severity: 'info', details: { triggering_event_id: dropId, action_taken: 'would_block', shadow: true, violation_id: expect.stringMatching(/^vio_/), policy_severity: 'critical', message: 'Shadow mode, not enforced: DROP is forbidden' } });
+    expect(derived.get(alerting.id)).toMatchObject({ type: 'policy.match', severity: 'info', details: { triggering_event_id: truncateId, action_taken: 'would_alert', shadow: true } });
+    expect(derived.get(masking.body.id)).toMatchObject({ type: 'policy.match', severity: 'info', details: { triggering_event_id: selectId, action_taken: 'would_mask', shadow: true, would_mask: [expect.objectContaining({ rule: 'ssn', method: 'redact' })] } });
+    expect(derived.get(masking.body.id)!.details).not.toHaveProperty('masking');
+    // Switched to enforce: enforced from the next events on (within the propagation bound).
+    for (const policy of [block, alerting, masking.body]) {
+      expect((await api('PUT', `/v1/policies/${policy.id}`, { enforcement_mode: 'enforce' })).body.enforcement_mode).toBe('enforce');
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    await ingest([
+      { type: 'database.query', database_id: db, details: { user: 'mallory', query: 'DROP TABLE accounts' } },
+      { type: 'database.query', database_id: db, details: { user: 'mallory', query: 'TRUNCATE accounts' } },
+      { type: 'database.query', database_id: db, details: { user: 'mallory', query: 'SELECT ssn FROM customers' } },
+    ]);
+    expect((await violationsOf(block.id, 2)).map((v: { action_taken: string }) => v.action_taken).sort()).toEqual(['blocked', 'would_block']);
+    expect((await violationsOf(alerting.id, 2)).map((v: { action_taken: string }) => v.action_taken).sort()).toEqual(['alerted', 'would_alert']);
+    const alerts = await waitFor(async () => {
+      const page = await api('GET', `/v1/alerts?database_id=${db}`);
+      return page.body.data?.length ? page.body.data : undefined;
+    }, 10_000, 'the alert of the enforced policy');
+    // One alert with one occurrence: the shadow-mode match asked for none (alert requests of a policy
+    // are applied in order, and a request for the same condition would have been folded into it).
+    expect(alerts).toEqual([expect.objectContaining({ policy_id: alerting.id, type: 'policy_violation', occurrences: 1 })]);
+    expect(alerts[0].event_ids).not.toContain(truncateId);
+    const enforced = await system.db.query<{ type: string; details: Record<string, unknown> }>(
+      `SELECT type, details FROM event_ingest.events WHERE database_id = $1 AND type LIKE 'policy.%' AND NOT (details ? 'shadow') ORDER BY type`,
+      [db],
+    );
+    expect(enforced.map((e) => [e.type, e.details.action_taken])).toEqual([['policy.match', 'masked'], ['policy.violation', 'blocked'], ['policy.violation', 'alerted']]);
   });
 
   it('asks for read:policies and write:policies', async () => {

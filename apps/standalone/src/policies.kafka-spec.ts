@@ -70,4 +70,34 @@ describe('policy enforcement through Kafka', () => {
     expect(after.body.data.map((v: { id: string }) => v.id)).toEqual([violation.id]);
     expect((await api('GET', `/v1/policies/${id}`)).status).toBe(404);
   }, 120_000);
+
+  it('shadow mode: the violation is recorded as would_alert and no alert request is written; switched to enforce, it alerts', async () => {
+    const created = await api('POST', '/v1/policies', {
+      name: `kafka shadow ${Date.now()}`,
+      type: 'query_control',
+      databases: ['db_kafka_pol'],
+      enabled: true,
+      enforcement_mode: 'shadow',
+      config: { rules: [{ name: 'no truncates', pattern: '\\bTRUNCATE\\b', action: 'alert', severity: 'high' }] },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    await new Promise((r) => setTimeout(r, 1000));
+    await publish([{ type: 'database.query', database_id: 'db_kafka_pol', details: { user: 'eve', query: 'TRUNCATE invoices' } }]);
+    await waitFor(async () => (await violationCount(id)) === 1, 30_000, 'the shadow violation');
+    const [shadowViolation] = (await api('GET', `/v1/policies/${id}/violations`)).body.data;
+    expect(shadowViolation).toMatchObject({ action_taken: 'would_alert', query: 'TRUNCATE invoices' });
+
+    expect((await api('PUT', `/v1/policies/${id}`, { enforcement_mode: 'enforce' })).body.enforcement_mode).toBe('enforce');
+    await new Promise((r) => setTimeout(r, 1000));
+    await publish([{ type: 'database.query', database_id: 'db_kafka_pol', details: { user: 'eve', query: 'TRUNCATE payments' } }]);
+    await waitFor(async () => (await violationCount(id)) === 2, 30_000, 'the enforced violation');
+    const enforced = (await api('GET', `/v1/policies/${id}/violations`)).body.data.find((v: { id: string }) => v.id !== shadowViolation.id);
+    expect(enforced).toMatchObject({ action_taken: 'alerted', query: 'TRUNCATE payments' });
+    // Requests of one policy share a key, hence a partition and an order: once the enforced
+    // violation's request is here, a request for the shadow one would be here too.
+    const policyRequests = () => alerts.map((m) => (JSON.parse(m.value) as EventEnvelope<AlertRequest>).data).filter((r) => r.policy.id === id);
+    await waitFor(() => policyRequests().some((r) => r.violation_id === enforced.id), 30_000, 'the alert request of the enforced violation');
+    expect(policyRequests().map((r) => r.violation_id)).toEqual([enforced.id]);
+  }, 120_000);
 });

@@ -360,6 +360,19 @@ describe('PolicyEngine state', () => {
     expect(engine.evaluate(q)).toEqual([]);
   });
 
+  it('marks the evaluations of a shadow-mode policy, and follows a change of mode', () => {
+    const engine = new PolicyEngine();
+    engine.apply({ ...policy('query_control', drops, { enforcement_mode: 'shadow' }), version: 1 });
+    engine.apply({ ...policy('query_control', drops, { id: 'pol_enforced' }), version: 1 });
+    const q = event({ query: 'DROP TABLE x' });
+    const byId = () => Object.fromEntries(engine.evaluate(q).map((e) => [e.policy_id, e]));
+    // The verdict is what enforcing would do; the flag says it must not be enforced.
+    expect(byId().pol_test).toMatchObject({ action_taken: 'blocked', outcome: 'violation', shadow: true });
+    expect(byId().pol_enforced).not.toHaveProperty('shadow');
+    engine.apply({ ...policy('query_control', drops, { enforcement_mode: 'enforce' }), version: 2 });
+    expect(byId().pol_test).not.toHaveProperty('shadow');
+  });
+
   it('does not enforce a snapshot whose config does not compile', () => {
     const engine = new PolicyEngine();
     expect(engine.apply({ ...policy('query_control', { rules: [{ name: 'x', pattern: '(?=', action: 'block' }] }), version: 1 })).toBe('invalid');

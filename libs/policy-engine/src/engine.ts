@@ -110,7 +110,9 @@ export class PolicyEngine {
     try {
       for (const policy of plan) {
         const result = policy.evaluate(view, this.thresholds);
-        if (result) out.push(result);
+        if (!result) continue;
+        if (policy.definition.enforcement_mode === 'shadow') result.shadow = true;
+        out.push(result);
       }
     } finally {
       view.reset(EMPTY_EVENT); // drop the reference to the event

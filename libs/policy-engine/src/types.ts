@@ -28,6 +28,8 @@ export interface PolicyDefinition {
   config: unknown;
   version?: number;
   deleted?: boolean;
+  /** `shadow`: evaluated and reported, never enforced (absent = `enforce`). */
+  enforcement_mode?: 'enforce' | 'shadow';
 }
 
 export interface MatchedCondition {
@@ -76,6 +78,11 @@ export interface PolicyEvaluation {
   message?: string;
   masking?: MaskingInstruction[];
   alert?: AlertInstruction;
+  /**
+   * Set when the policy is in shadow mode: `action_taken` and `alert` say what enforcing it would
+   * do, and the caller must neither block, mask nor alert (docs/policies.md#shadow-mode).
+   */
+  shadow?: true;
 }
 
 export interface FieldIssue {

@@ -19,6 +19,17 @@ import { PolicyCache } from './policy-cache';
 /** Policy severities (five levels) onto the events catalog's three. */
 const EVENT_SEVERITY: Record<PolicySeverity, EventSeverity> = { critical: 'critical', high: 'warning', medium: 'warning', low: 'warning', info: 'info' };
 
+/**
+ * What a shadow-mode policy records instead of what it would have done: nothing is blocked or
+ * masked and no alert is sent (docs/policies.md#shadow-mode). `logged` is what shadow mode does anyway.
+ */
+const SHADOW_ACTION: Record<PolicyEvaluation['action_taken'], string> = {
+  blocked: 'would_block',
+  alerted: 'would_alert',
+  masked: 'would_mask',
+  logged: 'logged',
+};
+
 /** Events enforcement itself produces are not evaluated again (no policy can loop on its own output). */
 const DERIVED_TYPES = new Set(['policy.violation', 'policy.match']);
 
@@ -59,7 +70,7 @@ export class EnforcementService {
   ) {
     this.evaluations = new Counter({
       name: 'vigil_policy_evaluations_total',
-      help: 'Audit events evaluated against the enabled policies, by outcome (violation, match, none)',
+      help: 'Audit events evaluated against the enabled policies, by outcome (violation, match, shadow: a shadow-mode policy triggered, none)',
       labelNames: ['outcome'],
       registers: [metrics],
     });
@@ -81,7 +92,7 @@ export class EnforcementService {
       const results = this.cache.engine.evaluate(toEngineEvent(event));
       if (!results.length) this.evaluations.inc({ outcome: 'none' });
       for (const evaluation of results) {
-        this.evaluations.inc({ outcome: evaluation.outcome === 'violation' ? 'violation' : 'match' });
+        this.evaluations.inc({ outcome: evaluation.shadow ? 'shadow' : evaluation.outcome === 'violation' ? 'violation' : 'match' });
         const out = this.derive(event, evaluation);
         derived.push(out.event);
         if (out.violation) violations.push(out.violation);
@@ -95,8 +106,13 @@ export class EnforcementService {
 
   private derive<E extends AuditEvent>(source: E, evaluation: PolicyEvaluation) {
     const violation = evaluation.outcome === 'violation';
-    const type = violation ? 'policy.violation' : 'policy.match';
-    const severity = EVENT_SEVERITY[evaluation.severity];
+    // A shadow-mode policy's violation is recorded (violation record, counted, listed under the
+    // policy) as what it would have done, and its audit event is an informational policy.match:
+    // no policy.violation webhook and no alert request, so trying a policy pages nobody.
+    const shadow = evaluation.shadow === true;
+    const actionTaken = shadow ? SHADOW_ACTION[evaluation.action_taken] : evaluation.action_taken;
+    const type = violation && !shadow ? 'policy.violation' : 'policy.match';
+    const severity = shadow ? 'info' : EVENT_SEVERITY[evaluation.severity];
     const violationId = violation ? newId('violation') : null;
     const d = source.details as AuditEvent['details'] & Record<string, unknown>;
     const details: Record<string, unknown> = {
@@ -108,13 +124,15 @@ export class EnforcementService {
       policy_name: evaluation.policy_name,
       policy_type: evaluation.policy_type,
       matched_conditions: evaluation.matched_conditions,
-      action_taken: evaluation.action_taken,
+      action_taken: actionTaken,
+      ...(shadow ? { shadow: true } : {}),
       policy_severity: evaluation.severity,
       triggering_event_id: source.id,
       ...(violationId ? { violation_id: violationId } : {}),
       ...(evaluation.rule_name ? { rule_name: evaluation.rule_name } : {}),
-      ...(evaluation.message ? { message: evaluation.message } : {}),
-      ...(evaluation.masking ? { masking: evaluation.masking } : {}),
+      ...(evaluation.message ? { message: shadow ? `Shadow mode, not enforced: ${evaluation.message}` : evaluation.message } : {}),
+      // Agents and proxies act on `masking`; a shadow policy's instructions are only reported.
+      ...(evaluation.masking ? (shadow ? { would_mask: evaluation.masking } : { masking: evaluation.masking }) : {}),
     };
     // The derived event shares the stored form of its source (same batch, same columns), with
     // its own id, type and policy context.
@@ -147,7 +165,7 @@ export class EnforcementService {
             source_ip: d.source_ip ?? null,
             query: d.query ?? null,
             matched_conditions: [...new Set(evaluation.matched_conditions.map((c) => c.type))],
-            action_taken: evaluation.action_taken,
+            action_taken: actionTaken,
             severity: evaluation.severity,
           },
           event_id: source.id,
@@ -156,7 +174,7 @@ export class EnforcementService {
           reasons: evaluation.matched_conditions,
         })
       : undefined;
-    const alertInstruction = evaluation.alert;
+    const alertInstruction = shadow ? undefined : evaluation.alert;
     const requestId = alertInstruction ? (violationId ?? `alr_${event.id}`) : undefined;
     const alert =
       alertInstruction && requestId

@@ -56,6 +56,7 @@ export class PoliciesController {
     return this.rpc.policy.call<ListPoliciesRequest, PolicyPage<PolicyListItem>>(RpcPatterns.policies.list, {
       type: query.type,
       enabled: query.enabled,
+      enforcement_mode: query.enforcement_mode,
       database_id: query.database_id,
       page: query.page ?? 1,
       per_page: query.per_page ?? PolicyListLimits.defaultPerPage,

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { AuditEventTypes, DATABASE_ID_PATTERN, EventSeverities, PolicyListLimits, PolicyTypes, ViolationListLimits } from '@vigil/contracts';
+import { AuditEventTypes, DATABASE_ID_PATTERN, EventSeverities, PolicyEnforcementModes, PolicyListLimits, PolicyTypes, ViolationListLimits } from '@vigil/contracts';
 import { policyConfigJsonSchemas, PolicySeverities } from '@vigil/policy-engine';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -17,6 +17,7 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateIf,
 } from 'class-validator';
 
 const DATABASE_OR_ALL = new RegExp(`(${DATABASE_ID_PATTERN})|^\\*$`);
@@ -25,6 +26,12 @@ const configSchema = {
   description: 'Depends on `type`; 422 with field paths when invalid for it. One of:',
   oneOf: Object.entries(schemas).map(([type, schema]) => ({ ...schema, title: `${type} config` })),
 };
+const enforcementModeDoc =
+  '`enforce`: blocks, masks and alerts happen. `shadow`: the policy is evaluated everywhere (pipeline and proxy) but nothing is ' +
+  'blocked, masked or alerted; matches are recorded as violations with `action_taken` `would_block` / `would_alert` and ' +
+  '`policy.match` events with `shadow: true` (docs/policies.md#shadow-mode). Changing it takes effect within a second.';
+/** Optional, but present means a valid mode: `null` is a wrong type (400), not "leave unchanged". */
+const presentMode = (o: { enforcement_mode?: unknown }) => o.enforcement_mode !== undefined;
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 
 export class CreatePolicyDto {
@@ -59,6 +66,11 @@ export class CreatePolicyDto {
   @IsOptional()
   @IsBoolean()
   enabled?: boolean;
+
+  @ApiPropertyOptional({ enum: PolicyEnforcementModes, default: 'enforce', description: enforcementModeDoc })
+  @ValidateIf(presentMode)
+  @IsIn(PolicyEnforcementModes)
+  enforcement_mode?: (typeof PolicyEnforcementModes)[number];
 }
 
 /** PUT: any subset of the creatable fields; omitted fields stay as they are. */
@@ -98,6 +110,11 @@ export class UpdatePolicyDto {
   @IsOptional()
   @IsBoolean()
   enabled?: boolean;
+
+  @ApiPropertyOptional({ enum: PolicyEnforcementModes, description: enforcementModeDoc })
+  @ValidateIf(presentMode)
+  @IsIn(PolicyEnforcementModes)
+  enforcement_mode?: (typeof PolicyEnforcementModes)[number];
 }
 
 export class ListPoliciesQueryDto {
@@ -111,6 +128,11 @@ export class ListPoliciesQueryDto {
   @Transform(toBoolean)
   @IsBoolean()
   enabled?: boolean;
+
+  @ApiPropertyOptional({ enum: PolicyEnforcementModes, description: 'policies in that enforcement mode' })
+  @IsOptional()
+  @IsIn(PolicyEnforcementModes)
+  enforcement_mode?: (typeof PolicyEnforcementModes)[number];
 
   @ApiPropertyOptional({ description: 'policies applied to that database (including those applied to `*`)' })
   @IsOptional()
@@ -233,6 +255,7 @@ export class PolicyListItemDto {
   @ApiProperty() name!: string;
   @ApiProperty({ enum: PolicyTypes }) type!: string;
   @ApiProperty() enabled!: boolean;
+  @ApiProperty({ enum: PolicyEnforcementModes, description: enforcementModeDoc }) enforcement_mode!: string;
   @ApiProperty() description!: string;
   @ApiProperty({ format: 'date-time' }) created_at!: string;
   @ApiProperty({ format: 'date-time' }) updated_at!: string;
@@ -294,7 +317,11 @@ export class ViolationDto {
   @ApiProperty({ type: String, nullable: true }) source_ip!: string | null;
   @ApiProperty({ type: String, nullable: true }) query!: string | null;
   @ApiProperty({ type: [String], example: ['time_window', 'ip_restriction'] }) matched_conditions!: string[];
-  @ApiProperty({ example: 'blocked', description: 'blocked or alerted' }) action_taken!: string;
+  @ApiProperty({
+    example: 'blocked',
+    description: '`blocked` or `alerted`; for a policy in shadow mode `would_block` or `would_alert` (nothing was blocked and no alert was sent)',
+  })
+  action_taken!: string;
   @ApiProperty({ enum: PolicySeverities }) severity!: string;
 }
 

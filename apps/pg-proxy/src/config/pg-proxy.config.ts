@@ -1,7 +1,19 @@
-import { env } from '@vigil/platform';
+import { env, type Field } from '@vigil/platform';
 
 const failModeItem = /^[A-Za-z0-9_.-]+:(open|closed)$/;
 const databaseIdItem = /^[^:,]+:db_[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
+/**
+ * A variable that no longer exists and must not be set: the proxy refuses to start rather than
+ * silently change what it enforces for an operator who still relies on it.
+ */
+function removed(instead: string): Field<undefined> {
+  return {
+    description: `removed: ${instead}`,
+    secret: false,
+    parse: (raw) => (raw === undefined || raw.trim() === '' ? { ok: true, value: undefined } : { ok: false, message: `was removed: ${instead}` }),
+  };
+}
 
 /** Variables of the PostgreSQL audit proxy (docs/proxy.md#configuration). Validated at start. */
 export const pgProxyConfigSpec = {
@@ -36,8 +48,12 @@ export const pgProxyConfigSpec = {
   PROXY_CAPTURE_PARAMETERS: env.bool({ default: false }),
   /** Computed output expressions over protected columns: mask the computed value, or refuse the statement. */
   PROXY_MASK_COMPUTED: env.oneOf(['mask', 'refuse'] as const, { default: 'mask' }),
-  /** Policies run in shadow mode by this proxy (ids; `*` = all): evaluated and recorded, never enforced. */
-  PROXY_SHADOW_POLICIES: env.list({ default: [] }),
+  /**
+   * Shadow mode is a field of the policy (`enforcement_mode: shadow`), honoured by this proxy and by
+   * the ingest pipeline alike; a proxy-wide list made the two disagree (the proxy let a statement run
+   * that the pipeline recorded as blocked). docs/policies.md#shadow-mode
+   */
+  PROXY_SHADOW_POLICIES: removed('set "enforcement_mode": "shadow" on the policies to try instead (docs/policies.md#shadow-mode)'),
   /** How long shutdown waits for sessions to end before closing them. */
   PROXY_SHUTDOWN_GRACE_MS: env.int({ min: 0, max: 3_600_000, default: 30_000 }),
   /** Where the policy service answers RPC: the proxy loads every policy's state from it at start. */

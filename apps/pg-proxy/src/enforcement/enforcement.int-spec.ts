@@ -180,22 +180,58 @@ describe('masking', () => {
   });
 });
 
-describe('shadow mode', () => {
-  it('records what would have been blocked and masked without enforcing it', async () => {
-    const p = await startTestProxy({ shadow: ['*'] });
+describe('shadow mode (the policy field enforcement_mode)', () => {
+  it('records what shadow policies would have blocked and masked without enforcing it, and enforces them once switched to enforce', async () => {
+    const p = await startTestProxy();
     const database = `db_${db.name}`;
-    p.store.apply(snapshot({ id: 'pol_shadowblock', name: 'try no deletes', type: 'query_control', databases: [database], config: { rules: [{ name: 'del', pattern: '^delete', action: 'block' }] } }));
-    p.store.apply(snapshot({ id: 'pol_shadowmask', name: 'try masking', type: 'data_protection', databases: [database], config: { rules: [{ name: 'ssn', columns: ['ssn'], method: 'redact' }] } }));
+    const block = snapshot({ id: 'pol_shadowblock', name: 'try no deletes', type: 'query_control', enforcement_mode: 'shadow', databases: [database], config: { rules: [{ name: 'del', pattern: '^delete', action: 'block', message: 'No deletes' }] } });
+    const mask = snapshot({ id: 'pol_shadowmask', name: 'try masking', type: 'data_protection', enforcement_mode: 'shadow', databases: [database], config: { rules: [{ name: 'ssn', columns: ['ssn'], method: 'redact' }] } });
+    p.store.apply(block);
+    p.store.apply(mask);
     const c = new Client({ connectionString: p.url(db.name), application_name: 'shadow-test' });
     await c.connect();
     expect((await c.query('DELETE FROM orders WHERE id = -1')).rowCount).toBe(0);
     expect((await c.query('SELECT ssn FROM customers WHERE id = 1')).rows).toEqual([{ ssn: '123-45-6789' }]);
-    await c.end();
+    // COPY TO is refused only while an enforced data_protection policy applies.
+    await expect(c.query('COPY customers TO STDOUT')).resolves.toBeDefined();
     await waitFor(() => p.records.some((r) => r.type === 'data.sensitive_access'), 5000, 'records');
     const deleted = p.records.find((r) => r.details?.query === 'DELETE FROM orders WHERE id = -1')!;
-    expect(deleted.details).toMatchObject({ shadow: { would_block: [{ policy_id: 'pol_shadowblock' }] } });
+    expect(deleted.details).toMatchObject({ shadow: { would_block: [{ policy_id: 'pol_shadowblock', policy_name: 'try no deletes' }] } });
     expect(deleted.details).not.toHaveProperty('blocked');
-    expect(p.records.find((r) => r.type === 'data.sensitive_access')!.details).toMatchObject({ masked: false, shadow: { would_mask: ['customers.ssn'] } });
+    expect(deleted.details).not.toHaveProperty('enforcement');
+    expect(p.records.find((r) => r.type === 'data.sensitive_access')!.details).toMatchObject({
+      masked: false,
+      masking: [{ column: 'customers.ssn', policy_id: 'pol_shadowmask', shadow: true }],
+      shadow: { would_mask: ['customers.ssn'] },
+    });
+
+    // Switched to enforce (a new version of the same policies, as policy.events.v1 delivers it):
+    // the open session blocks and masks from its next statement on.
+    p.store.apply({ ...block, enforcement_mode: 'enforce', version: 2 });
+    p.store.apply({ ...mask, enforcement_mode: 'enforce', version: 2 });
+    expect(await failure(c.query('DELETE FROM orders WHERE id = -1'))).toMatchObject({ code: '42501', message: 'No deletes' });
+    expect((await c.query('SELECT ssn FROM customers WHERE id = 1')).rows).toEqual([{ ssn: '***' }]);
+    expect((await failure(c.query('COPY customers TO STDOUT'))).code).toBe('42501');
+    await c.end();
+    await waitFor(() => p.records.filter((r) => r.type === 'data.sensitive_access').length === 2, 5000, 'records after the switch');
+    const blocked = p.records.filter((r) => r.details?.query === 'DELETE FROM orders WHERE id = -1')[1]!;
+    expect(blocked.details).toMatchObject({ blocked: true, enforcement: { action: 'blocked', policy_id: 'pol_shadowblock' } });
+    expect(blocked.details).not.toHaveProperty('shadow');
+    const masked = p.records.filter((r) => r.type === 'data.sensitive_access')[1]!;
+    expect(masked.details).toMatchObject({ masked: true, masking: [{ column: 'customers.ssn', shadow: false }] });
+    expect(masked.details).not.toHaveProperty('shadow');
+    await p.close();
+  });
+
+  it('reads a snapshot without enforcement_mode (announced before the field existed) as enforced', async () => {
+    const p = await startTestProxy();
+    const legacy = snapshot({ type: 'query_control', databases: [`db_${db.name}`], config: { rules: [{ name: 'del', pattern: '^delete', action: 'block' }] } });
+    delete (legacy as Partial<typeof legacy>).enforcement_mode;
+    p.store.apply(legacy);
+    const c = new Client({ connectionString: p.url(db.name) });
+    await c.connect();
+    expect((await failure(c.query('DELETE FROM orders WHERE id = -1'))).code).toBe('42501');
+    await c.end();
     await p.close();
   });
 });

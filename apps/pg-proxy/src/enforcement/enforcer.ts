@@ -1,4 +1,4 @@
-import type { PolicySnapshot } from '@vigil/contracts';
+import { enforcementModeOf, type PolicySnapshot } from '@vigil/contracts';
 import type { EngineEvent, MaskingMethod, PolicyEvaluation } from '@vigil/policy-engine';
 import type { PolicyStore } from '../policies/policy-store';
 
@@ -43,24 +43,12 @@ interface ProtectionConfig {
 /**
  * Inline enforcement with the shared engine: the same `PolicyEngine.evaluate` the ingest pipeline
  * runs on the records this proxy publishes, so what the proxy blocks is what the pipeline records
- * as `blocked`. Shadow-mode policies are evaluated and reported, never enforced.
+ * as `blocked`. Policies in shadow mode (the policy's `enforcement_mode`, docs/policies.md#shadow-mode)
+ * are evaluated and reported ("would block", "would mask"), never enforced; the pipeline records
+ * the same evaluations as `would_block` / `would_mask`.
  */
 export class Enforcer {
-  constructor(
-    readonly store: PolicyStore,
-    private readonly shadowPolicies: readonly string[],
-  ) {}
-
-  isShadow(policy: { id: string } & Record<string, unknown>): boolean {
-    if (this.shadowPolicies.includes('*') || this.shadowPolicies.includes(policy.id)) return true;
-    // A policy-level field, honoured when the policy service carries it (docs/proxy.md#shadow-mode).
-    return policy.enforcement_mode === 'shadow' || policy.shadow === true;
-  }
-
-  private isShadowId(id: string): boolean {
-    const snapshot = this.store.snapshots.get(id);
-    return snapshot ? this.isShadow(snapshot as unknown as { id: string } & Record<string, unknown>) : this.shadowPolicies.includes('*') || this.shadowPolicies.includes(id);
-  }
+  constructor(readonly store: PolicyStore) {}
 
   evaluate(who: SessionIdentity, type: EngineEvent['type'], query?: string, at = Date.now()): Decision {
     const event: EngineEvent = {
@@ -77,7 +65,7 @@ export class Enforcer {
     const decision: Decision = { evaluations, wouldBlock: [] };
     for (const evaluation of evaluations) {
       if (evaluation.action_taken !== 'blocked') continue;
-      if (this.isShadowId(evaluation.policy_id)) {
+      if (evaluation.shadow) {
         decision.wouldBlock.push(evaluation);
         continue;
       }
@@ -98,7 +86,7 @@ export class Enforcer {
       const config = policy.config as unknown as ProtectionConfig;
       if (config.exceptions?.users?.includes(who.user)) continue;
       if (who.application && config.exceptions?.applications?.includes(who.application)) continue;
-      const shadow = this.isShadow(policy as unknown as { id: string } & Record<string, unknown>);
+      const shadow = enforcementModeOf(policy) === 'shadow';
       for (const rule of config.rules) {
         for (const pattern of rule.columns ?? []) {
           const [first, second] = pattern.toLowerCase().split('.') as [string, string | undefined];

@@ -79,7 +79,7 @@ export class ProxyService implements OnApplicationBootstrap, OnModuleDestroy, Be
       host: config.PROXY_LISTEN_HOST,
       port: config.PROXY_LISTEN_PORT,
       config: view,
-      enforcer: new Enforcer(policies.store, config.PROXY_SHADOW_POLICIES),
+      enforcer: new Enforcer(policies.store),
       analyzer: new SqlAnalyzer(),
       catalog: this.catalog,
       capture: this.capture,

@@ -51,7 +51,7 @@ export function snapshot(partial: Pick<PolicySnapshot, 'type' | 'databases' | 'c
  * in this process, in front of the test PostgreSQL server, publishing on a real in-process bus
  * whose audit.ingest the test reads. Policies are applied as snapshots, as the bus would deliver them.
  */
-export async function startTestProxy(options: { config?: Partial<ProxyConfigView>; shadow?: string[]; sink?: RecordSink; spillDir?: string; maxRecords?: number; maxSpillBytes?: number; failMode?: 'open' | 'closed' } = {}): Promise<TestProxy> {
+export async function startTestProxy(options: { config?: Partial<ProxyConfigView>; sink?: RecordSink; spillDir?: string; maxRecords?: number; maxSpillBytes?: number; failMode?: 'open' | 'closed' } = {}): Promise<TestProxy> {
   await loadSqlParser();
   const upstream = new URL(testServerUrl());
   const bus = new MemoryBus();
@@ -86,7 +86,7 @@ export async function startTestProxy(options: { config?: Partial<ProxyConfigView
     host: '127.0.0.1',
     port: 0,
     config,
-    enforcer: new Enforcer(store, options.shadow ?? []),
+    enforcer: new Enforcer(store),
     analyzer: new SqlAnalyzer(),
     catalog,
     capture,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ListPoliciesRequest, PolicyListItem, PolicyResponse, PolicySnapshot, PolicyType } from '@vigil/contracts';
+import { enforcementModeOf, type ListPoliciesRequest, type PolicyEnforcementMode, type PolicyListItem, type PolicyResponse, type PolicySnapshot, type PolicyType } from '@vigil/contracts';
 import { inSnapshot } from '@vigil/database';
 import { DataSource, type EntityManager } from 'typeorm';
 
@@ -8,6 +8,7 @@ interface PolicyRow {
   name: string;
   type: PolicyType;
   enabled: boolean;
+  enforcement_mode: PolicyEnforcementMode;
   description: string;
   databases: string[];
   config: Record<string, unknown>;
@@ -19,7 +20,7 @@ interface PolicyRow {
   last_violation_at?: Date | null;
 }
 
-const SELECT = `SELECT p.id, p.name, p.type, p.enabled, p.description, p.databases, p.config, p.version, p.created_at,
+const SELECT = `SELECT p.id, p.name, p.type, p.enabled, p.enforcement_mode, p.description, p.databases, p.config, p.version, p.created_at,
   p.updated_at, p.deleted_at, COALESCE(s.violation_count, 0) AS violation_count, s.last_violation_at
   FROM policy.policies p LEFT JOIN policy.violation_stats s ON s.policy_id = p.id`;
 
@@ -29,6 +30,7 @@ export function toPolicyResponse(row: PolicyRow): PolicyResponse {
     name: row.name,
     type: row.type,
     enabled: row.enabled,
+    enforcement_mode: row.enforcement_mode,
     description: row.description,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
@@ -50,6 +52,7 @@ function toSnapshot(row: PolicyRow): PolicySnapshot {
     name: row.name,
     type: row.type,
     enabled: row.enabled,
+    enforcement_mode: row.enforcement_mode,
     description: row.description,
     databases: row.databases,
     config: row.deleted_at ? {} : row.config,
@@ -68,14 +71,14 @@ export class PoliciesRepository {
   /** Writes the state a command produced, in the command's transaction. */
   async project(manager: EntityManager, state: PolicySnapshot): Promise<void> {
     await manager.query(
-      `INSERT INTO policy.policies (id, name, type, enabled, description, databases, config, version, created_at, updated_at, deleted_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11)
+      `INSERT INTO policy.policies (id, name, type, enabled, description, databases, config, version, created_at, updated_at, deleted_at, enforcement_mode)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10, $11, $12)
        ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, type = EXCLUDED.type, enabled = EXCLUDED.enabled,
-         description = EXCLUDED.description, databases = EXCLUDED.databases, config = EXCLUDED.config,
+         enforcement_mode = EXCLUDED.enforcement_mode, description = EXCLUDED.description, databases = EXCLUDED.databases, config = EXCLUDED.config,
          version = EXCLUDED.version, updated_at = EXCLUDED.updated_at, deleted_at = EXCLUDED.deleted_at`,
       [
         state.id, state.name, state.type, state.enabled, state.description, state.databases, JSON.stringify(state.config),
-        state.version, state.created_at, state.updated_at, state.deleted ? state.updated_at : null,
+        state.version, state.created_at, state.updated_at, state.deleted ? state.updated_at : null, enforcementModeOf(state),
       ],
     );
   }
@@ -104,6 +107,7 @@ export class PoliciesRepository {
     const params: unknown[] = [];
     if (filter.type) where.push(`p.type = $${params.push(filter.type)}`);
     if (filter.enabled !== undefined) where.push(`p.enabled = $${params.push(filter.enabled)}`);
+    if (filter.enforcement_mode) where.push(`p.enforcement_mode = $${params.push(filter.enforcement_mode)}`);
     if (filter.database_id) where.push(`(p.databases @> ARRAY[$${params.push(filter.database_id)}]::text[] OR p.databases @> ARRAY['*']::text[])`);
     const clause = where.join(' AND ');
     // One snapshot for the page and its total.

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type CreatePolicyRequest,
+  DEFAULT_ENFORCEMENT_MODE,
   type DeletePolicyResponse,
   type EventEnvelope,
   type ListPoliciesRequest,
@@ -56,6 +57,7 @@ export class PoliciesService {
       name: request.name,
       type: request.type,
       enabled: request.enabled ?? false,
+      enforcement_mode: request.enforcement_mode ?? DEFAULT_ENFORCEMENT_MODE,
       description: request.description ?? '',
       databases: [...new Set(request.databases)],
       config: request.config,

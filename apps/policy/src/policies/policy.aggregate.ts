@@ -1,4 +1,4 @@
-import type { PolicySnapshot, PolicyType } from '@vigil/contracts';
+import { DEFAULT_ENFORCEMENT_MODE, type PolicyEnforcementMode, type PolicySnapshot, type PolicyType } from '@vigil/contracts';
 
 /**
  * The policy aggregate: its state is the fold of its stream's events, and commands are decided
@@ -8,6 +8,8 @@ export interface PolicyFields {
   name: string;
   type: PolicyType;
   enabled: boolean;
+  /** Absent from events stored before the field existed: those policies are enforced. */
+  enforcement_mode?: PolicyEnforcementMode;
   description: string;
   databases: string[];
   config: Record<string, unknown>;
@@ -29,7 +31,7 @@ export class UnknownPolicyEvent extends Error {}
 export function applyEvent(state: PolicyState | undefined, event: PolicyStreamEvent, version: number): PolicyState {
   if (event.type === 'policy.created') {
     const { at, ...fields } = event.data;
-    return { ...fields, version, created_at: at, updated_at: at, deleted: false };
+    return { ...fields, enforcement_mode: fields.enforcement_mode ?? DEFAULT_ENFORCEMENT_MODE, version, created_at: at, updated_at: at, deleted: false };
   }
   if (!state) throw new UnknownPolicyEvent(`${event.type} before policy.created`);
   switch (event.type) {

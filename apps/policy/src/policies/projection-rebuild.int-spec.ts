@@ -1,3 +1,4 @@
+import { policyChangedValidator } from '@vigil/contracts';
 import { createServiceDataSource, EventStore, runMigrations } from '@vigil/database';
 import { OutboxWriter } from '@vigil/messaging';
 import { createTestDatabase, spawnTs, type TestDatabase } from '@vigil/testing';
@@ -74,5 +75,43 @@ describe('policy read models rebuilt from the event store', () => {
     expect(await command.exited).toBe(0);
     expect(command.output()).toContain('policy read models rebuilt');
     expect(await readModels()).toEqual(before);
+  }, 60_000);
+
+  it('replays a stream stored before enforcement_mode existed as enforced, and switches it to shadow and back', async () => {
+    const id = 'pol_legacystream00000000000001';
+    const rules = { rules: [{ name: 'r', pattern: 'drop', action: 'block' }] };
+    // Events exactly as they were stored before the field existed: no enforcement_mode anywhere.
+    await dataSource.transaction((manager) =>
+      store.append(manager, id, 0, [
+        { type: 'policy.created', data: { id, name: 'legacy', type: 'query_control', enabled: true, description: '', databases: ['db_legacy'], config: rules, at: '2026-01-01T00:00:00.000Z' } },
+        { type: 'policy.updated', data: { changes: { description: 'older change' }, at: '2026-01-02T00:00:00.000Z' } },
+      ]),
+    );
+    await rebuildProjections(dataSource, store, new PoliciesRepository(dataSource));
+    expect(await policies.get(id)).toMatchObject({ name: 'legacy', description: 'older change', enabled: true, enforcement_mode: 'enforce' });
+    expect((await policies.snapshots()).find((p) => p.id === id)).toMatchObject({ version: 2, enforcement_mode: 'enforce' });
+    expect((await policies.list({ enforcement_mode: 'enforce', database_id: 'db_legacy', page: 1, per_page: 10 })).data.map((p) => p.id)).toEqual([id]);
+
+    const shadow = await policies.update(id, { enforcement_mode: 'shadow' });
+    expect(shadow).toMatchObject({ enforcement_mode: 'shadow', description: 'older change', enabled: true });
+    expect((await policies.list({ enforcement_mode: 'shadow', database_id: 'db_legacy', page: 1, per_page: 10 })).data.map((p) => p.id)).toEqual([id]);
+    expect((await policies.list({ enforcement_mode: 'enforce', database_id: 'db_legacy', page: 1, per_page: 10 })).data).toEqual([]);
+    // Setting the mode it already has is no change (no event).
+    await policies.update(id, { enforcement_mode: 'shadow' });
+    const events = await db.query<{ version: number; type: string; data: { changes: unknown } }>(`SELECT version, type, data FROM policy.event_store WHERE stream_id = $1 ORDER BY version`, [id]);
+    expect(events.map((e) => [e.version, e.type])).toEqual([[1, 'policy.created'], [2, 'policy.updated'], [3, 'policy.updated']]);
+    expect(events[2]!.data.changes).toEqual({ enforcement_mode: 'shadow' });
+    // The announcement carries the mode, and is a valid policy.events.v1 message.
+    const [message] = await db.query<{ value: string }>(`SELECT value FROM policy.outbox WHERE message_id = $1`, [`${id}:3`]);
+    const announced = policyChangedValidator.validate(JSON.parse(message!.value));
+    expect(announced.ok && announced.value.data).toMatchObject({ change: 'policy.updated', policy: { id, version: 3, enforcement_mode: 'shadow' } });
+
+    // The projection rebuilt from the events agrees; and back to enforce.
+    await db.query(`UPDATE policy.policies SET enforcement_mode = 'enforce' WHERE id = $1`, [id]);
+    await rebuildProjections(dataSource, store, new PoliciesRepository(dataSource));
+    expect((await policies.get(id)).enforcement_mode).toBe('shadow');
+    expect((await policies.update(id, { enforcement_mode: 'enforce' })).enforcement_mode).toBe('enforce');
+    expect((await policies.snapshots()).find((p) => p.id === id)).toMatchObject({ version: 4, enforcement_mode: 'enforce' });
+    await expect(db.query(`UPDATE policy.policies SET enforcement_mode = 'maybe' WHERE id = $1`, [id])).rejects.toThrow(/policies_enforcement_mode/);
   }, 60_000);
 });

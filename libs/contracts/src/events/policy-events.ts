@@ -4,12 +4,28 @@ import { createEnvelopeValidator } from '../envelope';
 export const PolicyTypes = ['access_control', 'data_protection', 'query_control', 'alerting'] as const;
 export type PolicyType = (typeof PolicyTypes)[number];
 
+/**
+ * How a policy's actions are carried out: `enforce` (blocks, masks and alerts happen) or `shadow`
+ * (evaluated and recorded as "would block / would mask / would alert", nothing enforced, no alert
+ * sent). docs/policies.md#shadow-mode
+ */
+export const PolicyEnforcementModes = ['enforce', 'shadow'] as const;
+export type PolicyEnforcementMode = (typeof PolicyEnforcementModes)[number];
+export const DEFAULT_ENFORCEMENT_MODE: PolicyEnforcementMode = 'enforce';
+
+/** The mode of a snapshot: states announced before the field existed carry none and are enforced. */
+export function enforcementModeOf(policy: { enforcement_mode?: PolicyEnforcementMode }): PolicyEnforcementMode {
+  return policy.enforcement_mode ?? DEFAULT_ENFORCEMENT_MODE;
+}
+
 /** The full state of a policy after a change; consumers keep it as their local view. */
 export const PolicySnapshotSchema = Type.Object({
   id: Type.String({ pattern: '^pol_' }),
   name: Type.String(),
   type: Type.Union(PolicyTypes.map((t) => Type.Literal(t))),
   enabled: Type.Boolean(),
+  /** Always set by the policy service; optional because the compacted topic keeps states announced before it existed (read as `enforce`). */
+  enforcement_mode: Type.Optional(Type.Union(PolicyEnforcementModes.map((m) => Type.Literal(m)))),
   description: Type.String(),
   databases: Type.Array(Type.String()),
   config: Type.Record(Type.String(), Type.Unknown()),

@@ -1,4 +1,4 @@
-import type { PolicySnapshot, PolicyType } from '../events/policy-events';
+import type { PolicyEnforcementMode, PolicySnapshot, PolicyType } from '../events/policy-events';
 import type { PolicyViolation } from '../events/policy-violation';
 
 /** Request and response shapes between the gateway and the policy service (spec: Policies). */
@@ -22,6 +22,7 @@ export interface PolicyListItem {
   name: string;
   type: PolicyType;
   enabled: boolean;
+  enforcement_mode: PolicyEnforcementMode;
   description: string;
   created_at: string;
   updated_at: string;
@@ -37,6 +38,7 @@ export interface PolicyResponse extends PolicyListItem {
 export interface ListPoliciesRequest {
   type?: PolicyType;
   enabled?: boolean;
+  enforcement_mode?: PolicyEnforcementMode;
   database_id?: string;
   page: number;
   per_page: number;
@@ -49,6 +51,7 @@ export interface CreatePolicyRequest {
   config: Record<string, unknown>;
   description?: string;
   enabled?: boolean;
+  enforcement_mode?: PolicyEnforcementMode;
 }
 
 export interface UpdatePolicyRequest {
