@@ -17,6 +17,12 @@ export interface CaptureBufferOptions {
   publishTimeoutMs: number;
   failMode: (databaseId: string) => 'open' | 'closed';
   batchSize?: number;
+  /**
+   * How long the publisher lets records gather before sending a batch smaller than `batchSize`
+   * (as a Kafka producer's linger.ms): a publish per record would cost more than the capture
+   * itself under load. Default 5 ms; 0 publishes as soon as anything waits.
+   */
+  lingerMs?: number;
   onDropped?: (count: number) => void;
 }
 
@@ -38,6 +44,8 @@ export class CaptureBuffer {
   private spilledRecords = 0;
   private seq = 0;
   private running = false;
+  /** Set by `stop`: what waits is published at once, without lingering. */
+  private stopping = false;
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private failures = 0;
@@ -154,7 +162,24 @@ export class CaptureBuffer {
       return true;
     }
     if (!this.memory.length) return false;
-    const batch = this.memory.slice(0, this.options.batchSize ?? 500);
+    const size = this.options.batchSize ?? 500;
+    const linger = this.options.lingerMs ?? 5;
+    if (linger > 0 && this.memory.length < size && this.running && !this.stopping) {
+      // A short wait lets concurrent sessions' records share one publish (`stop` ends it early).
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          this.wake = undefined;
+          resolve();
+        }, linger);
+        this.wake = () => {
+          if (this.memory.length < size && this.running && !this.stopping) return;
+          clearTimeout(timer);
+          this.wake = undefined;
+          resolve();
+        };
+      });
+    }
+    const batch = this.memory.slice(0, size);
     await this.publish(batch);
     // Only now are they gone from the buffer; `add` appends, so the front is still this batch.
     this.memory.splice(0, batch.length);
@@ -166,7 +191,8 @@ export class CaptureBuffer {
       try {
         const worked = await this.step();
         this.failures = 0;
-        if (!worked) await new Promise<void>((resolve) => (this.wake = resolve));
+        // Records added while that step ran (or before the loop first got here) are not waited on.
+        if (!worked && !this.memory.length && this.running) await new Promise<void>((resolve) => (this.wake = resolve));
         this.wake = undefined;
       } catch (error) {
         this.failures++;
@@ -183,6 +209,7 @@ export class CaptureBuffer {
    */
   async stop(deadlineMs = 5000): Promise<void> {
     const until = Date.now() + deadlineMs;
+    this.stopping = true;
     while (this.depth > 0 && Date.now() < until && this.failures === 0) {
       this.wake?.();
       await new Promise((r) => setTimeout(r, 20));

@@ -1,4 +1,4 @@
-import { decodeBind, decodeDataRow, decodeFields, decodeParse, decodeStartup, encodeDataRow, encodeStartup, errorResponse, MessageReader, MessageWriter, parse, PROTOCOL_V3, rowsOfTag } from './messages';
+import { decodeBind, decodeDataRow, decodeFields, decodeParse, decodeStartup, encodeDataRow, encodeStartup, errorResponse, joinMessages, MessageReader, MessageWriter, parse, PROTOCOL_V3, rowsOfTag } from './messages';
 
 describe('PostgreSQL message framing', () => {
   it('cuts a stream split at arbitrary places into whole messages', () => {
@@ -13,6 +13,25 @@ describe('PostgreSQL message framing', () => {
       }
       expect(seen).toEqual(['P:SELECT $1', 'S', 'P:SELECT 2']);
     }
+  });
+
+  it('joins messages relayed untouched into one view of their chunk, and copies when one was replaced', () => {
+    const chunk = Buffer.concat([parse('', 'SELECT 1'), new MessageWriter().finish('S'), parse('', 'SELECT 2')]);
+    const reader = new MessageReader();
+    reader.push(chunk);
+    const raws: Buffer[] = [];
+    let m;
+    while ((m = reader.next())) raws.push(m.raw);
+    const joined = joinMessages(raws);
+    expect(joined.equals(chunk)).toBe(true);
+    expect(joined.buffer).toBe(chunk.buffer);
+    expect(joined.byteOffset).toBe(chunk.byteOffset);
+
+    const replaced = errorResponse({ code: '42501', message: 'blocked' });
+    const mixed = joinMessages([raws[0]!, replaced, raws[2]!]);
+    expect(mixed.equals(Buffer.concat([raws[0]!, replaced, raws[2]!]))).toBe(true);
+    // Out of order views of the same chunk are not contiguous either.
+    expect(joinMessages([raws[2]!, raws[0]!]).equals(Buffer.concat([raws[2]!, raws[0]!]))).toBe(true);
   });
 
   it('reads startup packets and their parameters', () => {

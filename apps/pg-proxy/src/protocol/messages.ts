@@ -75,6 +75,26 @@ export class MessageReader {
 
 export class ProtocolError extends Error {}
 
+/**
+ * The bytes of messages to relay as one write. Messages relayed untouched are consecutive views
+ * into the chunk they arrived in: those are written as one view of it, without a copy.
+ */
+export function joinMessages(parts: Buffer[]): Buffer {
+  if (parts.length === 1) return parts[0]!;
+  const first = parts[0]!;
+  let end = first.byteOffset + first.length;
+  let contiguous = true;
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part.buffer !== first.buffer || part.byteOffset !== end) {
+      contiguous = false;
+      break;
+    }
+    end += part.length;
+  }
+  return contiguous ? Buffer.from(first.buffer, first.byteOffset, end - first.byteOffset) : Buffer.concat(parts);
+}
+
 /** Sequential reader of a message body. */
 export class BodyReader {
   offset = 0;

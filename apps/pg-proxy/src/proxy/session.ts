@@ -20,6 +20,7 @@ import {
   encodeStartup,
   errorResponse,
   GSSENC_REQUEST,
+  joinMessages,
   type Message,
   MessageReader,
   MessageWriter,
@@ -110,6 +111,18 @@ type Pending =
   | { kind: 'query'; statements: ResultState[]; index: number; blocked?: Decision['block'] };
 
 const nowNs = () => process.hrtime.bigint();
+
+let isoMs = 0;
+let isoText = '';
+/** `new Date().toISOString()`, formatted once per millisecond however many records share it. */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
+}
 
 /**
  * One client connection and its server connection. Client messages are read, judged and
@@ -331,7 +344,7 @@ export class Session {
       this.onClientMessage(message, out);
       if (this.phase === 'closed') return;
     }
-    if (out.length) this.server.write(out.length === 1 ? out[0]! : Buffer.concat(out));
+    if (out.length) this.server.write(joinMessages(out));
   }
 
   private refreshMaskRules() {
@@ -528,39 +541,63 @@ export class Session {
     this.serverReader.push(chunk);
     if (this.serverBusy) return;
     this.serverBusy = true;
-    void this.drainServer().finally(() => (this.serverBusy = false));
+    // Synchronous unless a message must wait (a masking catalog lookup): no promise per chunk.
+    const waiting = this.drainServer(this.serverOut);
+    if (waiting) void waiting.finally(() => (this.serverBusy = false));
+    else this.serverBusy = false;
   }
 
-  private async drainServer() {
-    const out: Buffer[] = [];
-    const flush = () => {
-      if (out.length) this.client.write(out.length === 1 ? out[0]! : Buffer.concat(out));
-      out.length = 0;
-    };
+  private readonly serverOut: Buffer[] = [];
+
+  private flushServerOut(out: Buffer[]) {
+    if (out.length) this.client.write(joinMessages(out));
+    out.length = 0;
+  }
+
+  /** Relays what the server sent; returns a promise only when it had to wait (then it continues asynchronously). */
+  private drainServer(out: Buffer[]): Promise<void> | undefined {
+    const t0 = nowNs();
     try {
-      let t0 = nowNs();
       let message: Message | undefined;
       while ((message = this.serverReader.next())) {
-        if (this.phase === 'closed') return;
+        if (this.phase === 'closed') {
+          out.length = 0;
+          return undefined;
+        }
         const wait = this.phase === 'auth' ? this.onAuthMessage(message, out) : this.onServerMessage(message, out);
         if (wait) {
           this.deps.metrics.addedLatency.observe(Number(nowNs() - t0) / 1e9);
-          flush();
+          this.flushServerOut(out);
           this.server?.pause();
-          await wait;
-          this.server?.resume();
-          t0 = nowNs();
+          return this.resumeAfter(wait, out);
         }
-        if (out.length > 64) flush();
+        if (out.length > 64) this.flushServerOut(out);
       }
       this.deps.metrics.addedLatency.observe(Number(nowNs() - t0) / 1e9);
     } catch (error) {
-      this.deps.logger.warn({ err: error, session_id: this.id }, 'server protocol error');
-      flush();
-      this.fatal('08P01', `proxy error: ${(error as Error).message}`);
+      this.serverError(error, out);
+      return undefined;
+    }
+    this.flushServerOut(out);
+    return undefined;
+  }
+
+  private async resumeAfter(wait: Promise<void>, out: Buffer[]): Promise<void> {
+    try {
+      await wait;
+    } catch (error) {
+      this.serverError(error, out);
       return;
     }
-    flush();
+    this.server?.resume();
+    const more = this.drainServer(out);
+    if (more) await more;
+  }
+
+  private serverError(error: unknown, out: Buffer[]) {
+    this.deps.logger.warn({ err: error, session_id: this.id }, 'server protocol error');
+    this.flushServerOut(out);
+    this.fatal('08P01', `proxy error: ${(error as Error).message}`);
   }
 
   private onAuthMessage(message: Message, out: Buffer[]): Promise<void> | void {
@@ -858,7 +895,7 @@ export class Session {
       id: `pgp_${randomUUID()}`,
       type,
       database_id: this.identity.databaseId,
-      timestamp: new Date().toISOString(),
+      timestamp: isoNow(),
       ...(severity ? { severity } : {}),
       details: {
         user: this.identity.user,

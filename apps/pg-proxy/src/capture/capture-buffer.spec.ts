@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Topics } from '@vigil/contracts';
+import { MemoryBus } from '@vigil/messaging';
+import { createLogger } from '@vigil/platform';
+import { CaptureBuffer, type RecordSink } from './capture-buffer';
+
+const logger = createLogger('pg-proxy', 'silent');
+const dirs: string[] = [];
+
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** The in-process bus, with the size of every publish it receives noted. */
+class CountingSink implements RecordSink {
+  readonly bus = new MemoryBus();
+  readonly publishes: number[] = [];
+  publish(batches: Parameters<RecordSink['publish']>[0]) {
+    this.publishes.push(batches.reduce((n, b) => n + b.messages.length, 0));
+    return this.bus.publish(batches);
+  }
+}
+
+function buffer(sink: RecordSink, options: { lingerMs?: number; batchSize?: number } = {}) {
+  const spillDir = mkdtempSync(join(tmpdir(), 'pg-proxy-capture-'));
+  dirs.push(spillDir);
+  return new CaptureBuffer({ sink, logger, maxRecords: 1000, spillDir, maxSpillBytes: 1_000_000, publishTimeoutMs: 5000, failMode: () => 'open', ...options });
+}
+
+const record = (i: number) => ({ id: `pgp_${i}`, type: 'database.query' as const, database_id: 'db_shop', timestamp: new Date(0).toISOString(), details: { query: `SELECT ${i}` } });
+
+describe('CaptureBuffer publishing', () => {
+  it('publishes records added before its loop first waited (no record left behind until the next one)', async () => {
+    const sink = new CountingSink();
+    await sink.bus.subscribe({ groupId: 'test', topics: [Topics.auditIngest], handler: async () => undefined });
+    const capture = buffer(sink, { lingerMs: 0 });
+    capture.start();
+    capture.add(record(1));
+    for (let turns = 0; capture.depth > 0 && turns < 10_000; turns++) await new Promise((r) => setImmediate(r));
+    expect(sink.publishes).toEqual([1]);
+    await capture.stop();
+  });
+
+  it('publishes records added while it lingers as one batch, and stop delivers what is left', async () => {
+    const sink = new CountingSink();
+    const seen: string[] = [];
+    await sink.bus.subscribe({ groupId: 'test', topics: [Topics.auditIngest], handler: async (messages) => void seen.push(...messages.map((m) => (JSON.parse(m.value) as { id: string }).id)) });
+    // A long linger: the batch can only go out because stop() ends the wait.
+    const capture = buffer(sink, { lingerMs: 60_000 });
+    capture.start();
+    for (let i = 0; i < 5; i++) capture.add(record(i));
+    await capture.stop();
+    expect(sink.publishes).toEqual([5]);
+    expect(seen).toEqual(['pgp_0', 'pgp_1', 'pgp_2', 'pgp_3', 'pgp_4']);
+    expect(capture.depth).toBe(0);
+  });
+
+  it('does not wait for the linger once a full batch is waiting', async () => {
+    const sink = new CountingSink();
+    await sink.bus.subscribe({ groupId: 'test', topics: [Topics.auditIngest], handler: async () => undefined });
+    const capture = buffer(sink, { lingerMs: 60_000, batchSize: 3 });
+    capture.start();
+    for (let i = 0; i < 3; i++) capture.add(record(i));
+    // Published without stop(): the full batch ended the linger.
+    for (let turns = 0; capture.depth > 0 && turns < 10_000; turns++) await new Promise((r) => setImmediate(r));
+    expect(sink.publishes).toEqual([3]);
+    await capture.stop();
+  });
+});
