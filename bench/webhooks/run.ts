@@ -10,6 +10,10 @@
  * 2. Latency: one subscription, events ingested at 500/s for 10 s; each event's time from the
  *    start of its ingest request to its delivery at the receiver (p50, p99, max).
  *
+ * Bus: the in-process bus, or Kafka with BENCH_KAFKA=1 (the services talk over the broker on
+ * KAFKA_BROKERS / TEST_KAFKA_BROKERS, default 127.0.0.1:9092, under a fresh topic prefix), as
+ * deployed. The report names the mode that ran.
+ *
  * Run: npm run bench:webhooks   (needs PostgreSQL on 127.0.0.1:5432, TEST_DATABASE_URL to override)
  */
 import 'reflect-metadata';
@@ -19,7 +23,7 @@ import { Client } from 'pg';
 import { Agent } from 'undici';
 import { startSystem } from '../../apps/standalone/src/standalone';
 import { http as call, login } from '../../apps/standalone/src/testing/http';
-import { createTestDatabase, freePort } from '../../libs/platform/testing/src';
+import { createTestDatabase, freePort, testKafka } from '../../libs/platform/testing/src';
 import { startBenchReceiver } from './receiver';
 
 const SUBSCRIPTIONS = 100;
@@ -72,6 +76,8 @@ async function baselineUndici(url: string, body: string, count: number, concurre
 }
 
 const load = () => loadavg().map((l) => Number(l.toFixed(2)));
+const KAFKA = process.env.BENCH_KAFKA === '1';
+const MODE = KAFKA ? 'Kafka' : 'in-process bus';
 
 async function main() {
   const loadAtStart = load();
@@ -92,6 +98,12 @@ async function main() {
     env[`${key}_PORT`] = String(await freePort());
     env[`${key}_RPC_PORT`] = String(await freePort());
   }
+  if (KAFKA) {
+    const kafka = testKafka();
+    env.KAFKA_BROKERS = kafka.brokers.join(',');
+    env.KAFKA_TOPIC_PREFIX = kafka.prefix;
+  }
+  process.stderr.write(`webhooks benchmark: ${MODE}\n`);
   const system = await startSystem(env);
   try {
     const base = system.gatewayUrl;
@@ -123,7 +135,7 @@ async function main() {
     const baselineUndiciPerSecond = await baselineUndici(`${receiver.url}/baseline-undici`, sample, total, 256);
 
     if (process.env.BENCH_ONLY === 'throughput') {
-      console.log(JSON.stringify({ deliveries_per_second: Math.round(deliveriesPerSecond), baseline_undici: Math.round(baselineUndiciPerSecond) }));
+      console.log(JSON.stringify({ mode: MODE, deliveries_per_second: Math.round(deliveriesPerSecond), baseline_undici: Math.round(baselineUndiciPerSecond) }));
       return;
     }
     // 2. Latency at 500 events/s, one subscription.
@@ -178,6 +190,7 @@ async function main() {
     const toAttempt = rows.map((r) => Number(r.attempt_ms) - Number(r.created_ms)).sort((a, b) => a - b);
 
     const report = {
+      mode: MODE,
       throughput: {
         subscriptions: SUBSCRIPTIONS,
         events: THROUGHPUT_EVENTS,
