@@ -11,6 +11,9 @@
  *   - POST /v1/events/aggregate {count, last 24h, group_by database_name}
  * Baseline in the same run: GET /health/live on the gateway (the HTTP floor).
  *
+ * BENCH_KEEP=1 keeps the loaded database and prints its URL; BENCH_DATABASE_URL=<it> measures it
+ * again without loading (pass the same BENCH_ROWS for the label).
+ *
  * Run: npm run bench:events-query
  */
 import 'reflect-metadata';
@@ -33,7 +36,10 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function main() {
-  const db = await createTestDatabase();
+  // BENCH_DATABASE_URL: measure an already loaded database (one kept by BENCH_KEEP=1) instead of loading.
+  const reuse = process.env.BENCH_DATABASE_URL;
+  const db = reuse ? { url: reuse, drop: async () => undefined } : await createTestDatabase();
+  if (reuse) return measure(db);
   const dataSource = createServiceDataSource({ url: db.url, schema: 'event_ingest', migrations: eventIngestMigrations, poolSize: 2, applicationName: 'bench' });
   await dataSource.initialize();
   await runMigrations(dataSource, 'event_ingest');
@@ -69,11 +75,26 @@ async function main() {
   }
   await dataSource.query(`UPDATE event_ingest.event_sequence SET last_seq = $1`, [ROWS]);
   await dataSource.query(`UPDATE event_ingest.event_relay SET published_seq = $1`, [ROWS]);
+  // Loaded beside ingest, so the hourly counts ingest keeps are filled here, as the migration does.
+  for (let d = -DAYS; d <= 1; d++) {
+    const from = new Date(Math.floor((now + d * DAY) / DAY) * DAY);
+    await dataSource.query(
+      `INSERT INTO event_ingest.event_counts (hour, database_id, type, severity, events)
+       SELECT date_trunc('hour', "timestamp", 'UTC'), database_id, type, severity, count(*) FROM event_ingest.events
+       WHERE "timestamp" >= $1 AND "timestamp" < $2 GROUP BY 1, 2, 3, 4`,
+      [from.toISOString(), new Date(from.getTime() + DAY).toISOString()],
+    );
+  }
   await dataSource.query(`ANALYZE event_ingest.events`);
   const loadSeconds = (performance.now() - loadStart) / 1000;
   await dataSource.destroy();
+  if (process.env.BENCH_KEEP === '1') process.stdout.write(`kept for BENCH_DATABASE_URL: ${db.url}\n`);
   process.stdout.write(`loaded in ${loadSeconds.toFixed(0)} s (${Math.round(ROWS / loadSeconds).toLocaleString('en-US')} rows/s, server-side INSERT ... SELECT)\n`);
 
+  await measure(db);
+}
+
+async function measure(db: { url: string; drop(): Promise<void> }) {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
   const env: Record<string, string> = {
     LOG_LEVEL: 'error', VIGIL_DATA_DIR: dataDir, DATABASE_URL: db.url, AUDIT_ADMIN_EMAIL: 'admin@example.com', AUDIT_ADMIN_PASSWORD: 'bench-password',
@@ -112,7 +133,7 @@ async function main() {
     results.push(`  ${label.padEnd(30)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   (${(p95 / baselineP95).toFixed(1)}x baseline)`);
   }
   await system.stop();
-  await db.drop();
+  if (process.env.BENCH_KEEP !== '1') await db.drop();
   rmSync(dataDir, { recursive: true, force: true });
   process.stdout.write(`\nevents query benchmark: ${ROWS.toLocaleString('en-US')} events over ${DAYS} days, ${REQUESTS} sequential requests per query\n${results.join('\n')}\n`);
 }

@@ -71,6 +71,7 @@ export class EventPartitions implements OnModuleInit, OnApplicationShutdown {
       dropped.push(partition.name);
     }
     const purged = retention > 0 ? await this.partitions.purgeDefault(new Date(oldest)) : 0;
+    if (retention > 0) await this.partitions.purgeCounts(new Date(oldest));
     if (created.length || dropped.length || purged) this.logger.info({ created, dropped, purged }, 'event partitions maintained');
     return { created, dropped, purged };
   }

@@ -82,6 +82,41 @@ export interface AggregateRow {
   total: boolean;
 }
 
+const HOUR_MS = 3_600_000;
+const COUNTED_GROUPS: readonly AggregateGroupField[] = ['database_id', 'database_name', 'type', 'severity'];
+
+/**
+ * For a count-only aggregate over what the hourly counts keep (database, type, severity, hour or
+ * day buckets), a source that reads whole hours from `event_counts` and only the partial hours at
+ * the range's edges from the events table; its rows carry `n`, the number of events they stand
+ * for. Null when the request needs the events themselves.
+ */
+export function hourlyCountsSource(
+  where: Where,
+  options: { filters: EventFilters; groupBy: AggregateGroupField[]; bucket?: AggregateBucket; metrics: AggregateMetric[] },
+): string | null {
+  const f = options.filters;
+  if (!options.metrics.every((m) => m === 'count')) return null;
+  if (!options.groupBy.every((g) => COUNTED_GROUPS.includes(g))) return null;
+  if (options.bucket && options.bucket !== 'hour' && options.bucket !== 'day') return null;
+  if (f.users?.length || f.source_ips?.length || f.operations?.length || f.query_contains || !f.start) return null;
+  const start = Date.parse(f.start);
+  const end = f.end ? Date.parse(f.end) : null;
+  const firstWhole = Math.ceil(start / HOUR_MS) * HOUR_MS;
+  const endWhole = end === null ? null : Math.floor(end / HOUR_MS) * HOUR_MS;
+  if (endWhole !== null && endWhole <= firstWhole) return null; // no whole hour inside: count events
+  const rest = new Where(where.params);
+  applyFilters(rest, { ...f, start: undefined, end: undefined });
+  const also = rest.clauses.map((c) => ` AND ${c}`).join('');
+  const p = (ms: number) => `${where.param(new Date(ms).toISOString())}::timestamptz`;
+  const fromCounts = `hour >= ${p(firstWhole)}${endWhole === null ? '' : ` AND hour < ${p(endWhole)}`}`;
+  const edges = [`("timestamp" >= ${p(start)} AND "timestamp" < ${p(firstWhole)})`];
+  if (end !== null && endWhole !== null && endWhole < end) edges.push(`("timestamp" >= ${p(endWhole)} AND "timestamp" < ${p(end)})`);
+  return `(SELECT database_id, type, severity, hour AS "timestamp", events AS n FROM event_ingest.event_counts WHERE ${fromCounts}${also}
+    UNION ALL
+    SELECT database_id, type, severity, "timestamp", 1 AS n FROM event_ingest.events WHERE (${edges.join(' OR ')})${also}) AS counted`;
+}
+
 /** Database access for stored audit events; no business rules. */
 @Injectable()
 export class EventsRepository {
@@ -135,6 +170,30 @@ export class EventsRepository {
          processed_at timestamptz, user_name text, source_ip text, session_id text, producer_id text, policy_id text, rule_id text,
          risk_score smallint, details jsonb, operation text, correlation_id text)`,
       [JSON.stringify(rows)],
+    );
+  }
+
+  /**
+   * Adds a batch to the hourly counts, in the transaction that stores it. Keys are upserted in
+   * key order, so two batches never wait on each other's rows in opposite orders.
+   */
+  async addCounts(manager: EntityManager, events: Pick<StoredEvent, 'timestamp' | 'database_id' | 'type' | 'severity'>[]): Promise<void> {
+    const counts = new Map<string, { hour: string; database_id: string; type: string; severity: string; events: number }>();
+    for (const e of events) {
+      const hour = new Date(Math.floor(Date.parse(e.timestamp) / HOUR_MS) * HOUR_MS).toISOString();
+      const key = `${hour}\u0000${e.database_id}\u0000${e.type}\u0000${e.severity}`;
+      const entry = counts.get(key);
+      if (entry) entry.events++;
+      else counts.set(key, { hour, database_id: e.database_id, type: e.type, severity: e.severity, events: 1 });
+    }
+    if (!counts.size) return;
+    await manager.query(
+      `INSERT INTO event_ingest.event_counts (hour, database_id, type, severity, events)
+       SELECT hour, database_id, type, severity, events
+       FROM jsonb_to_recordset($1::jsonb) AS r(hour timestamptz, database_id text, type text, severity text, events bigint)
+       ORDER BY hour, database_id, type, severity
+       ON CONFLICT (hour, database_id, type, severity) DO UPDATE SET events = event_ingest.event_counts.events + EXCLUDED.events`,
+      [JSON.stringify([...counts.values()])],
     );
   }
 
@@ -278,18 +337,22 @@ export class EventsRepository {
     bucket?: AggregateBucket;
     metrics: AggregateMetric[];
     limit: number;
+    /** false: always count the events table (tests compare both ways). */
+    useHourlyCounts?: boolean;
   }): Promise<AggregateRow[]> {
     const where = new Where();
-    applyFilters(where, options.filters);
+    const counted = options.useHourlyCounts === false ? null : hourlyCountsSource(where, options);
+    if (!counted) applyFilters(where, options.filters);
+    const source = counted ?? `event_ingest.events ${where.sql()}`;
     const expressions = options.groupBy.map((g) => GROUP_COLUMNS[g]);
     if (options.bucket) expressions.push(`date_trunc('${options.bucket}', "timestamp", 'UTC')`);
     const keys = expressions.map((e, i) => (options.bucket && i === expressions.length - 1 ? `${e} AS b` : `${e} AS k${i}`));
-    const metrics = options.metrics.map((m) => `${METRIC_SQL[m]} AS ${m}`);
-    const orderMetric = options.metrics.includes('count') ? 'count(*)' : '1';
+    const metrics = options.metrics.map((m) => `${counted ? 'sum(n)::bigint' : METRIC_SQL[m]} AS ${m}`);
+    const orderMetric = options.metrics.includes('count') ? (counted ? 'sum(n)' : 'count(*)') : '1';
     const groupSql = expressions.length ? `GROUP BY GROUPING SETS ((${expressions.join(', ')}), ())` : '';
     const select = [...keys, ...metrics, expressions.length ? `GROUPING(${expressions.join(', ')}) > 0 AS is_total` : 'true AS is_total'];
     const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `SELECT ${select.join(', ')} FROM event_ingest.events ${where.sql()} ${groupSql}
+      `SELECT ${select.join(', ')} FROM ${source} ${groupSql}
        ORDER BY is_total DESC, ${orderMetric} DESC${options.bucket ? ', b' : ''} LIMIT ${options.limit + 2}`,
       where.params,
     );

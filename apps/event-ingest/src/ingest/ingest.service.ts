@@ -83,6 +83,7 @@ export class IngestService {
       const first = await this.events.reserveSequence(manager, fresh.length);
       fresh.forEach((event, i) => (event.seq = String(first + BigInt(i))));
       await this.events.insertMany(manager, fresh);
+      await this.events.addCounts(manager, fresh);
       await manager.query('SELECT pg_notify($1, $2)', [EVENTS_RELAY_CHANNEL, '']);
       afterCommit(manager, () => this.committed.add(fresh));
     }
