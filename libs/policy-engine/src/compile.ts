@@ -38,6 +38,7 @@ export function maxSeverity(a: PolicySeverity, b: PolicySeverity): PolicySeverit
 }
 
 let lastStamp = 0;
+let lastAddress: { text: string | undefined; ip: bigint | null; ip4: number | null } = { text: undefined, ip: null, ip4: null };
 
 /**
  * The event as conditions see it, with the costly derived forms computed at most once per event
@@ -74,8 +75,14 @@ export class EventView {
 
   get address(): bigint | null {
     if (this.ip === undefined) {
-      this.ip = this.event.source_ip ? (parseIp(this.event.source_ip) ?? null) : null;
-      this.ip4 = this.ip === null ? null : ipv4Of(this.ip);
+      const text = this.event.source_ip;
+      // Consecutive events mostly come from one address (a session's statements): parsed once.
+      if (text !== lastAddress.text) {
+        const ip = text ? (parseIp(text) ?? null) : null;
+        lastAddress = { text, ip, ip4: ip === null ? null : ipv4Of(ip) };
+      }
+      this.ip = lastAddress.ip;
+      this.ip4 = lastAddress.ip4;
     }
     return this.ip;
   }

@@ -15,6 +15,26 @@ describe('PostgreSQL message framing', () => {
     }
   });
 
+  it('reads messages pushed one byte at a time, and whole messages followed by a partial one', () => {
+    const stream = Buffer.concat([parse('s1', 'SELECT $1', [23]), new MessageWriter().finish('S'), parse('', 'SELECT 2')]);
+    const reader = new MessageReader();
+    const seen: string[] = [];
+    for (let i = 0; i < stream.length; i++) {
+      reader.push(stream.subarray(i, i + 1));
+      let m;
+      while ((m = reader.next())) seen.push(m.type === 'P' ? `P:${decodeParse(m.body).text}` : m.type);
+    }
+    expect(seen).toEqual(['P:SELECT $1', 'S', 'P:SELECT 2']);
+    expect(reader.pending).toBe(0);
+
+    const split = stream.length - 3;
+    reader.push(stream.subarray(0, split));
+    expect([reader.next()?.type, reader.next()?.type, reader.next()]).toEqual(['P', 'S', undefined]);
+    reader.push(stream.subarray(split));
+    expect(decodeParse(reader.next()!.body).text).toBe('SELECT 2');
+    expect(reader.pending).toBe(0);
+  });
+
   it('joins messages relayed untouched into one view of their chunk, and copies when one was replaced', () => {
     const chunk = Buffer.concat([parse('', 'SELECT 1'), new MessageWriter().finish('S'), parse('', 'SELECT 2')]);
     const reader = new MessageReader();

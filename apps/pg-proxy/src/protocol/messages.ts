@@ -20,11 +20,17 @@ export interface Message {
  * packets of a connection (length, then code); afterwards every message has a type byte.
  */
 export class MessageReader {
+  /** Bytes being read, from `offset`; later chunks wait in `chunks` until a message spans them. */
+  private head: Buffer = EMPTY;
+  private offset = 0;
   private chunks: Buffer[] = [];
   private buffered = 0;
 
   push(chunk: Buffer): void {
-    this.chunks.push(chunk);
+    if (this.buffered === 0) {
+      this.head = chunk;
+      this.offset = 0;
+    } else this.chunks.push(chunk);
     this.buffered += chunk.length;
   }
 
@@ -32,25 +38,34 @@ export class MessageReader {
     return this.buffered;
   }
 
-  private flatten(): Buffer {
-    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks, this.buffered)];
-    return this.chunks[0] ?? Buffer.alloc(0);
+  /** Makes the first `n` buffered bytes readable from `head` at `offset` (copies only when they span chunks). */
+  private ensure(n: number): void {
+    if (this.head.length - this.offset >= n || !this.chunks.length) return;
+    this.head = Buffer.concat([this.head.subarray(this.offset), ...this.chunks], this.buffered);
+    this.offset = 0;
+    this.chunks = [];
   }
 
   private consume(n: number): Buffer {
-    const all = this.flatten();
-    const out = all.subarray(0, n);
-    const rest = all.subarray(n);
-    this.chunks = rest.length ? [rest] : [];
-    this.buffered = rest.length;
+    this.ensure(n);
+    const out = this.head.subarray(this.offset, this.offset + n);
+    this.offset += n;
+    this.buffered -= n;
+    if (this.offset === this.head.length && this.chunks.length) {
+      this.head = this.chunks.shift()!;
+      this.offset = 0;
+    } else if (!this.buffered) {
+      this.head = EMPTY;
+      this.offset = 0;
+    }
     return out;
   }
 
   /** The next untyped startup packet (length-prefixed), or undefined until it is complete. */
   nextStartup(maxLength = 10_000): Buffer | undefined {
     if (this.buffered < 4) return undefined;
-    const all = this.flatten();
-    const length = all.readInt32BE(0);
+    this.ensure(4);
+    const length = this.head.readInt32BE(this.offset);
     if (length < 8 || length > maxLength) throw new ProtocolError(`invalid startup packet length ${length}`);
     if (this.buffered < length) return undefined;
     return this.consume(length);
@@ -59,8 +74,8 @@ export class MessageReader {
   /** The next typed message, or undefined until it is complete. */
   next(maxLength = 1 << 30): Message | undefined {
     if (this.buffered < 5) return undefined;
-    const all = this.flatten();
-    const length = all.readInt32BE(1);
+    this.ensure(5);
+    const length = this.head.readInt32BE(this.offset + 1);
     if (length < 4 || length > maxLength) throw new ProtocolError(`invalid message length ${length}`);
     if (this.buffered < length + 1) return undefined;
     const raw = this.consume(length + 1);
@@ -72,6 +87,8 @@ export class MessageReader {
     return this.consume(this.buffered);
   }
 }
+
+const EMPTY = Buffer.alloc(0);
 
 export class ProtocolError extends Error {}
 
