@@ -17,7 +17,7 @@
  * Run: npm run bench:events-query
  */
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSystem } from '../../apps/standalone/src/standalone';
@@ -95,7 +95,10 @@ async function main() {
 }
 
 async function measure(db: { url: string; drop(): Promise<void> }) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
+  // A kept database keeps its data folder too (its secrets key opens the signing keys stored in it).
+  const keep = process.env.BENCH_KEEP === '1';
+  const dataDir = keep ? join(tmpdir(), `vigil-bench-${new URL(db.url).pathname.slice(1)}`) : mkdtempSync(join(tmpdir(), 'vigil-bench-'));
+  mkdirSync(dataDir, { recursive: true });
   const env: Record<string, string> = {
     LOG_LEVEL: 'error', VIGIL_DATA_DIR: dataDir, DATABASE_URL: db.url, AUDIT_ADMIN_EMAIL: 'admin@example.com', AUDIT_ADMIN_PASSWORD: 'bench-password',
     PORT: String(await freePort()),
@@ -134,7 +137,7 @@ async function measure(db: { url: string; drop(): Promise<void> }) {
   }
   await system.stop();
   if (process.env.BENCH_KEEP !== '1') await db.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  if (!keep) rmSync(dataDir, { recursive: true, force: true });
   process.stdout.write(`\nevents query benchmark: ${ROWS.toLocaleString('en-US')} events over ${DAYS} days, ${REQUESTS} sequential requests per query\n${results.join('\n')}\n`);
 }
 
