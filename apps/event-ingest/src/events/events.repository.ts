@@ -178,14 +178,15 @@ export class EventsRepository {
    * key order, so two batches never wait on each other's rows in opposite orders.
    */
   async addCounts(manager: EntityManager, events: Pick<StoredEvent, 'timestamp' | 'database_id' | 'type' | 'severity'>[]): Promise<void> {
-    const counts = new Map<string, { hour: string; database_id: string; type: string; severity: string; events: number }>();
+    const counts = new Map<string, { hour: string | number; database_id: string; type: string; severity: string; events: number }>();
     for (const e of events) {
-      const hour = new Date(Math.floor(Date.parse(e.timestamp) / HOUR_MS) * HOUR_MS).toISOString();
+      const hour = Math.floor(Date.parse(e.timestamp) / HOUR_MS) * HOUR_MS;
       const key = `${hour}\u0000${e.database_id}\u0000${e.type}\u0000${e.severity}`;
       const entry = counts.get(key);
       if (entry) entry.events++;
       else counts.set(key, { hour, database_id: e.database_id, type: e.type, severity: e.severity, events: 1 });
     }
+    for (const entry of counts.values()) entry.hour = new Date(entry.hour).toISOString();
     if (!counts.size) return;
     await manager.query(
       `INSERT INTO event_ingest.event_counts (hour, database_id, type, severity, events)

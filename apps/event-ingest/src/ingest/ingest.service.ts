@@ -50,7 +50,8 @@ export class IngestService {
    * whose producer id was accepted before gets the id it was stored under and is not stored again.
    */
   async store(manager: EntityManager, records: AuditRecord[]): Promise<string[]> {
-    const processedAt = new Date();
+    const processedAt = new Date().toISOString();
+    const correlationId = currentCorrelationId() ?? null;
     const ids: string[] = [];
     const candidates: StoredEvent[] = [];
     const byProducerId = new Map<string, string>();
@@ -60,7 +61,7 @@ export class IngestService {
         ids.push(known);
         continue;
       }
-      const event = this.toEvent(record, processedAt);
+      const event = this.toEvent(record, processedAt, correlationId);
       if (record.id) byProducerId.set(record.id, event.id);
       candidates.push(event);
       ids.push(event.id);
@@ -90,7 +91,7 @@ export class IngestService {
     return ids.map((id) => replaced.get(id) ?? id);
   }
 
-  private toEvent(record: AuditRecord, processedAt: Date): StoredEvent {
+  private toEvent(record: AuditRecord, processedAt: string, correlationId: string | null): StoredEvent {
     const severity = record.severity ?? AuditEventCatalog[record.type];
     const details = record.details ?? {};
     return {
@@ -98,14 +99,14 @@ export class IngestService {
       type: record.type,
       severity,
       database_id: record.database_id,
-      timestamp: record.timestamp ? new Date(record.timestamp).toISOString() : processedAt.toISOString(),
-      processed_at: processedAt.toISOString(),
+      timestamp: record.timestamp ? new Date(record.timestamp).toISOString() : processedAt,
+      processed_at: processedAt,
       details,
       context: { policy_id: null, rule_id: null, risk_score: riskScore(record.type, severity, details.query) },
       producer_id: record.id ?? null,
       seq: '0',
       operation: operationOf(details.query),
-      correlation_id: currentCorrelationId() ?? null,
+      correlation_id: correlationId,
     };
   }
 }
