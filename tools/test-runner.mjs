@@ -62,7 +62,20 @@ async function kafka() {
   return { skipped: 'scripts/kafka.sh could not start a broker (needs java and mvn)' };
 }
 
+// Suites of the gateway across replicas share a Redis on 127.0.0.1:6379 (TEST_REDIS_URL to override).
+async function redis() {
+  if (process.env.TEST_REDIS_URL || (await reachable('127.0.0.1', 6379))) return;
+  say('no Redis on 127.0.0.1:6379; starting one (redis-server, no persistence)');
+  const started = spawnSync('redis-server', ['--port', '6379', '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes'], { stdio: 'inherit' });
+  for (let i = 0; i < 50 && started.status === 0; i++) {
+    if (await reachable('127.0.0.1', 6379)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  banner(['NO REDIS on 127.0.0.1:6379 and redis-server could not start one:', 'the suites of the gateway across replicas will fail. Install redis-server.']);
+}
+
 const pg = await postgres();
+await redis();
 const broker = await kafka();
 if (broker.skipped) {
   banner([

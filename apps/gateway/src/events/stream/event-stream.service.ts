@@ -29,8 +29,13 @@ export class EventStreamService implements BeforeApplicationShutdown {
     @Inject(LOGGER) logger: Logger,
     @Inject(Registry) metrics: Registry,
   ) {
-    this.limits = new StreamLimits(config.STREAM_MAX_PER_CREDENTIAL);
     this.logger = logger.child({ component: 'event-stream' });
+    this.limits = new StreamLimits({
+      perCredential: config.STREAM_MAX_PER_CREDENTIAL,
+      redisUrl: config.REDIS_URL,
+      prefix: `vigil:${config.KAFKA_TOPIC_PREFIX}`,
+      logger: this.logger,
+    });
     const sessions = this.sessions;
     new Gauge({
       name: 'vigil_sse_connections',
@@ -47,7 +52,7 @@ export class EventStreamService implements BeforeApplicationShutdown {
    * are ordinary problem documents (429, 400, 503). Returns a function that starts streaming.
    */
   async open(credentialId: string, filters: EventFilters, lastEventId: string | undefined): Promise<(sink: SseSink) => StreamSession> {
-    const release = this.limits.acquire(credentialId);
+    const release = await this.limits.acquire(credentialId);
     try {
       if (!(await this.hub.ready(5000))) {
         throw new DomainException(503, EventsApiErrorCode.StreamUnavailable, 'The event stream is starting; try again shortly.', undefined, { 'Retry-After': '2' });
@@ -98,13 +103,10 @@ export class EventStreamService implements BeforeApplicationShutdown {
    * Streams never end on their own, and the HTTP server waits for open connections before it
    * closes: end every stream first (clients reconnect with Last-Event-ID, to another replica).
    */
-  beforeApplicationShutdown() {
+  async beforeApplicationShutdown() {
     for (const session of [...this.sessions]) {
       session.close('shutting_down', 'This server is shutting down; reconnect with Last-Event-ID to resume.', 1000);
     }
-  }
-
-  openStreams(credentialId: string): number {
-    return this.limits.count(credentialId);
+    await this.limits.close();
   }
 }

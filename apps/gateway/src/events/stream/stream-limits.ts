@@ -1,38 +1,148 @@
-import { DomainException } from '@vigil/platform';
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import { DomainException, type Logger } from '@vigil/platform';
 import { EventsApiErrorCode } from '../event-filters';
 
+// Drop expired leases, count the rest, take one if there is room. One round trip, atomic.
+const ACQUIRE_SCRIPT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+local open = redis.call('ZCARD', KEYS[1])
+if open >= tonumber(ARGV[3]) then return {0, open} end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return {1, open + 1}
+`;
+
+export interface StreamLimitsOptions {
+  perCredential: number;
+  /** Shared by every gateway replica; unset: this replica counts its own streams. */
+  redisUrl?: string;
+  prefix?: string;
+  /** How long a replica's claim on a stream lasts without renewal (a crashed replica's streams free up after it). */
+  leaseMs?: number;
+  logger: Logger;
+}
+
 /**
- * Open streams per credential on this replica (spec: 10 concurrent connections). acquire()
- * refuses the one over the limit with 429; the returned release is idempotent.
+ * Open streams per credential (spec: 10 concurrent connections). With Redis (`REDIS_URL`, as
+ * compose and Kubernetes run the gateway) the count is shared by every replica: each open stream
+ * holds a lease in a sorted set per credential (score = expiry), renewed by its replica every
+ * third of the lease and removed when the stream ends; a replica that dies without removing its
+ * leases frees them when they expire. Without Redis, or while Redis does not answer, each replica
+ * counts its own streams (logged): the stream limit must not take streaming down.
+ * acquire() refuses the one over the limit with 429; the returned release is idempotent.
  */
 export class StreamLimits {
-  private readonly open = new Map<string, number>();
+  private readonly local = new Map<string, number>();
+  private readonly leases = new Map<string, string>(); // lease id -> redis key
+  private readonly redis: Redis | undefined;
+  private readonly leaseMs: number;
+  private readonly renewal: NodeJS.Timeout | undefined;
+  private lastWarning = 0;
+  /** After a failed call, Redis is left alone for a few seconds: opening a stream must not wait on it each time. */
+  private redisBackoffUntil = 0;
 
-  constructor(private readonly perCredential: number) {}
-
-  acquire(credentialId: string): () => void {
-    const current = this.open.get(credentialId) ?? 0;
-    if (current >= this.perCredential) {
-      throw new DomainException(
-        429,
-        EventsApiErrorCode.TooManyStreams,
-        `This credential already has ${current} open event streams; at most ${this.perCredential} may be open at once.`,
-        undefined,
-        { 'Retry-After': '5' },
-      );
+  constructor(private readonly options: StreamLimitsOptions) {
+    this.leaseMs = options.leaseMs ?? 30_000;
+    if (options.redisUrl) {
+      this.redis = new Redis(options.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+      this.redis.on('error', () => undefined);
+      this.redis.defineCommand('vigilStreamAcquire', { numberOfKeys: 1, lua: ACQUIRE_SCRIPT });
+      this.renewal = setInterval(() => void this.renew(), Math.max(50, Math.floor(this.leaseMs / 3)));
+      this.renewal.unref();
     }
-    this.open.set(credentialId, current + 1);
+  }
+
+  async acquire(credentialId: string): Promise<() => void> {
+    const limit = this.options.perCredential;
+    if (this.redis && Date.now() >= this.redisBackoffUntil) {
+      const key = `${this.options.prefix ?? 'vigil:'}streams:${credentialId}`;
+      const lease = randomUUID();
+      const now = Date.now();
+      try {
+        const [taken, open] = (await (this.redis as unknown as { vigilStreamAcquire(...args: unknown[]): Promise<number[]> }).vigilStreamAcquire(
+          key,
+          now,
+          now + this.leaseMs,
+          limit,
+          lease,
+          this.leaseMs * 2,
+        )) as number[];
+        if (!taken) throw tooMany(open!, limit);
+        this.leases.set(lease, key);
+        this.count(credentialId, +1);
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          this.leases.delete(lease);
+          this.count(credentialId, -1);
+          this.redis!.zrem(key, lease).catch(() => undefined); // else it expires with its lease
+        };
+      } catch (error) {
+        if (error instanceof DomainException) throw error;
+        this.warn(error);
+      }
+    }
+    const current = this.local.get(credentialId) ?? 0;
+    if (current >= limit) throw tooMany(current, limit);
+    this.count(credentialId, +1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const left = (this.open.get(credentialId) ?? 1) - 1;
-      if (left <= 0) this.open.delete(credentialId);
-      else this.open.set(credentialId, left);
+      this.count(credentialId, -1);
     };
   }
 
-  count(credentialId: string): number {
-    return this.open.get(credentialId) ?? 0;
+  /** Streams of the credential open on this replica. */
+  openHere(credentialId: string): number {
+    return this.local.get(credentialId) ?? 0;
   }
+
+  /** Stops renewing (the leases then expire) and closes the Redis connection. */
+  async close(): Promise<void> {
+    clearInterval(this.renewal);
+    if (this.redis && this.leases.size) {
+      const pipeline = this.redis.pipeline();
+      for (const [lease, key] of this.leases) pipeline.zrem(key, lease);
+      await pipeline.exec().catch(() => undefined);
+    }
+    this.leases.clear();
+    await this.redis?.quit().catch(() => this.redis?.disconnect());
+  }
+
+  private count(credentialId: string, delta: number) {
+    const next = (this.local.get(credentialId) ?? 0) + delta;
+    if (next <= 0) this.local.delete(credentialId);
+    else this.local.set(credentialId, next);
+  }
+
+  private async renew() {
+    if (!this.redis || !this.leases.size) return;
+    const expiry = Date.now() + this.leaseMs;
+    const pipeline = this.redis.pipeline();
+    for (const [lease, key] of this.leases) {
+      pipeline.zadd(key, expiry, lease);
+      pipeline.pexpire(key, this.leaseMs * 2);
+    }
+    await pipeline.exec().catch((error: unknown) => this.warn(error));
+  }
+
+  private warn(error: unknown) {
+    this.redisBackoffUntil = Date.now() + 5000;
+    if (Date.now() - this.lastWarning < 10_000) return;
+    this.lastWarning = Date.now();
+    this.options.logger.warn({ err: error }, 'Redis does not answer: open event streams are counted per gateway replica meanwhile');
+  }
+}
+
+function tooMany(open: number, limit: number): DomainException {
+  return new DomainException(
+    429,
+    EventsApiErrorCode.TooManyStreams,
+    `This credential already has ${open} open event streams; at most ${limit} may be open at once.`,
+    undefined,
+    { 'Retry-After': '5' },
+  );
 }

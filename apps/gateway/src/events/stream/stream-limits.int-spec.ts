@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger, DomainException } from '@vigil/platform';
+import { waitFor } from '@vigil/testing';
+import { StreamLimits } from './stream-limits';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const logger = createLogger('test', 'silent');
+
+/** The per-credential stream limit shared through a real Redis by several gateway replicas. */
+describe('stream limits across gateway replicas (Redis)', () => {
+  const prefix = `vigil:test-${randomBytes(4).toString('hex')}:`;
+  const made: StreamLimits[] = [];
+  const replica = (leaseMs?: number, redisUrl = REDIS_URL) => {
+    const limits = new StreamLimits({ perCredential: 10, redisUrl, prefix, leaseMs, logger });
+    made.push(limits);
+    return limits;
+  };
+  const refused = async (promise: Promise<unknown>) => {
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(DomainException);
+    expect((error as DomainException).status).toBe(429);
+    expect((error as DomainException).headers).toEqual({ 'Retry-After': '5' });
+  };
+
+  afterAll(async () => {
+    await Promise.all(made.map((l) => l.close()));
+  });
+
+  it('counts one credential across replicas: the 11th stream is refused wherever it opens', async () => {
+    const a = replica();
+    const b = replica();
+    const releases = [];
+    for (let i = 0; i < 6; i++) releases.push(await a.acquire('key_1'));
+    for (let i = 0; i < 4; i++) releases.push(await b.acquire('key_1'));
+    await refused(a.acquire('key_1'));
+    await refused(b.acquire('key_1'));
+    // Another credential has its own ten.
+    releases.push(await b.acquire('key_2'));
+    // A stream ending on one replica makes room on the other.
+    releases[0]!();
+    releases[0]!(); // idempotent
+    await waitFor(async () => (await b.acquire('key_1').then((r) => (releases.push(r), true), () => false)), 2000, 'room after a release');
+    await refused(a.acquire('key_1'));
+    expect(a.openHere('key_1') + b.openHere('key_1')).toBe(10);
+    releases.forEach((r) => r());
+  });
+
+  it("frees a crashed replica's streams when their leases expire, while live replicas keep theirs by renewing", async () => {
+    const crashed = replica(600);
+    const live = replica(600);
+    for (let i = 0; i < 5; i++) await crashed.acquire('key_3');
+    for (let i = 0; i < 5; i++) await live.acquire('key_3');
+    await refused(live.acquire('key_3'));
+    // The crash: renewals stop, nothing is removed (close() would remove them: stop the timer only).
+    clearInterval((crashed as unknown as { renewal: NodeJS.Timeout }).renewal);
+    (crashed as unknown as { leases: Map<string, string> }).leases.clear();
+    await new Promise((r) => setTimeout(r, 1500)); // more than two lease lengths: live renewed meanwhile
+    for (let i = 0; i < 5; i++) await live.acquire('key_3');
+    await refused(live.acquire('key_3'));
+  });
+
+  it('counts per replica when Redis does not answer, rather than refusing every stream', async () => {
+    const offline = replica(undefined, 'redis://127.0.0.1:1');
+    for (let i = 0; i < 10; i++) await offline.acquire('key_4');
+    await refused(offline.acquire('key_4'));
+  });
+});
