@@ -71,11 +71,30 @@ const EVENT_ALERTS: Record<string, { type: AlertType; what: string }> = {
   'data.sensitive_access': { type: 'classification_alert', what: 'Sensitive data accessed' },
 };
 
-/** security.anomaly -> anomaly_detection, data.sensitive_access -> classification_alert; other types raise nothing. */
+/**
+ * Sensitive access that only shadow-mode policies cover (the proxy let the values through and
+ * recorded what it would have masked): recorded, not alerted, like every shadow finding
+ * (docs/policies.md#shadow-mode).
+ */
+function shadowOnly(details: Record<string, unknown>): boolean {
+  const masking = details.masking;
+  return (
+    details.masked === false &&
+    Array.isArray(masking) &&
+    masking.length > 0 &&
+    masking.every((m) => typeof m === 'object' && m !== null && (m as { shadow?: unknown }).shadow === true)
+  );
+}
+
+/**
+ * security.anomaly -> anomaly_detection, data.sensitive_access -> classification_alert (unless only
+ * shadow-mode policies cover it); other types raise nothing.
+ */
 export function alertFromAuditEvent(event: AuditEvent): NewAlert | null {
   const kind = EVENT_ALERTS[event.type];
   if (!kind) return null;
   const d = event.details as Record<string, unknown>;
+  if (event.type === 'data.sensitive_access' && shadowOnly(d)) return null;
   const user = str(d.user);
   const ip = str(d.source_ip);
   const object = str(d.object) ?? str(d.table) ?? str(d.classification);

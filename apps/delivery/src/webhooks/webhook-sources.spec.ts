@@ -19,6 +19,11 @@ describe('webhook sources', () => {
       messageId: 'pev_1',
       value: [{ id: 'pev_1', type: 'policy.updated', occurred_at: '2026-01-02T00:00:00Z', data: expect.objectContaining({ policy_id: 'pol_1', change: 'enabled', enabled: true, version: 2 }) }],
     });
+    // A policy stored before enforcement modes existed enforces; a shadow one says so.
+    expect((decoded as { value: { data: Record<string, unknown> }[] }).value[0]!.data.enforcement_mode).toBe('enforce');
+    const shadow = { ...envelope, data: { change: 'policy.updated', policy: { ...policy, enforcement_mode: 'shadow' } } };
+    const again = decodeWebhookEvents(message(Topics.policyEvents, shadow, 'pev_2')) as { value: { data: Record<string, unknown> }[] };
+    expect(again.value[0]!.data).toMatchObject({ change: 'updated', enforcement_mode: 'shadow' });
   });
 
   it('refuses (for the dead-letter topic) a message that is not a valid envelope of its topic', () => {

@@ -72,7 +72,7 @@ function sampleData(type: string): Record<string, unknown> {
   if (type.startsWith('alert.')) {
     return { alert_id: 'alt_test', severity: 'high', database_id: 'db_test', policy_id: 'pol_test', query: 'SELECT 1', user: 'test_user', source_ip: '203.0.113.10', message: 'Test alert from Vigil' };
   }
-  if (type === 'policy.updated') return { policy_id: 'pol_test', change: 'updated', name: 'Test policy', policy_type: 'query_control', enabled: true };
+  if (type === 'policy.updated') return { policy_id: 'pol_test', change: 'updated', name: 'Test policy', policy_type: 'query_control', enabled: true, enforcement_mode: 'enforce' };
   return { database_id: 'db_test', severity: 'info', user: 'test_user', source_ip: '203.0.113.10', query: 'SELECT 1' };
 }
 
