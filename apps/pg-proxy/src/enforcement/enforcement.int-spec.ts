@@ -223,6 +223,26 @@ describe('shadow mode (the policy field enforcement_mode)', () => {
     await p.close();
   });
 
+  it('lets a session in that a shadow access_control policy would refuse, and its connection record says so', async () => {
+    const p = await startTestProxy();
+    p.store.apply(
+      snapshot({ id: 'pol_shadownet', name: 'try office only', type: 'access_control', enforcement_mode: 'shadow', databases: [`db_${db.name}`], config: { conditions: { allowed_ips: ['10.0.0.0/8'] }, actions: [{ type: 'block' }] } }),
+    );
+    try {
+      const c = new Client({ connectionString: p.url(db.name) });
+      await c.connect();
+      expect((await c.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      await c.end();
+      await waitFor(() => p.records.some((r) => r.type === 'database.connection'), 5000, 'connection record');
+      expect(p.records.find((r) => r.type === 'database.connection')!.details).toMatchObject({
+        shadow: { would_block: [{ policy_id: 'pol_shadownet', policy_name: 'try office only' }] },
+      });
+      expect(p.records.find((r) => r.type === 'database.connection')!.details).not.toHaveProperty('enforcement');
+    } finally {
+      await p.close();
+    }
+  });
+
   it('reads a snapshot without enforcement_mode (announced before the field existed) as enforced', async () => {
     const p = await startTestProxy();
     const legacy = snapshot({ type: 'query_control', databases: [`db_${db.name}`], config: { rules: [{ name: 'del', pattern: '^delete', action: 'block' }] } });

@@ -157,6 +157,8 @@ export class Session {
   private readonly started = Date.now();
   private statementsCount = 0;
   private loggedIn = false;
+  /** What the connect-time evaluation found that shadow-mode policies would have refused. */
+  private connectDetails: Record<string, unknown> = {};
   private closedResolve!: () => void;
   readonly closed = new Promise<void>((resolve) => (this.closedResolve = resolve));
 
@@ -273,6 +275,7 @@ export class Session {
       this.record('user.login_failed', { blocked: true, error: { code: decision.block.code ?? '42501', message: decision.block.message }, ...this.enforcementDetails(decision) }, 'warning');
       return this.fatal('42501', decision.block.message);
     }
+    this.connectDetails = this.enforcementDetails(decision);
     try {
       this.server = await this.connectUpstream();
     } catch (error) {
@@ -607,7 +610,7 @@ export class Session {
         if (code === 0) {
           this.loggedIn = true;
           this.record('user.login_success', { authentication: 'ok' });
-          this.record('database.connection', {});
+          this.record('database.connection', this.connectDetails);
         } else if (code === 10) {
           // SASL: channel binding cannot survive a proxy (the TLS sessions differ on each side), so
           // SCRAM-SHA-256-PLUS is not offered to the client.
