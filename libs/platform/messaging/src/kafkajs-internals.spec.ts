@@ -31,6 +31,11 @@ describe('kafkajs internals replacements', () => {
     expect(write(new Pooling())).toEqual(expected);
     expect(write(new Pooling(10))).toEqual(expected);
     expect(Pooling.nextPowerOfTwo(511)).toBe(512);
+    // Varints of every length, both signs (zigzag), as kafkajs encodes them.
+    const values = [0, 1, -1, 63, -64, 64, 127, 128, 8191, 8192, 16383, 16384, 2 ** 20, 2 ** 27 - 1, 2 ** 28, 2 ** 30, 2 ** 31 - 1, -(2 ** 31)];
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- kafkajs's Encoder has no types
+    const varints = (encoder: any) => values.reduce((e, v) => e.writeVarInt(v).writeUVarInt(Math.abs(v) >>> 0), encoder).buffer as Buffer;
+    expect(varints(new Pooling(1))).toEqual(varints(new OriginalEncoder()));
   });
 
   it('compute CRC-32C: the standard check value and the same results as kafkajs', () => {

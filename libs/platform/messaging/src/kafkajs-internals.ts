@@ -8,8 +8,9 @@
  * - `protocol/recordBatch/crc32C` checksums every record batch one byte at a time; replaced by a
  *   slice-by-8 CRC-32C (same polynomial, same results, about three times faster).
  * - `protocol/encoder.js` zero-fills a fresh 512-byte buffer for every record and every header
- *   it encodes; a subclass takes them uninitialised from Node's buffer pool instead. Safe because
- *   an encoder only ever exposes `buf.slice(0, offset)` and writes every byte below `offset`.
+ *   it encodes, and allocates a Buffer for every varint; a subclass takes buffers uninitialised
+ *   from Node's buffer pool and writes varints in place. Safe because an encoder only ever
+ *   exposes `buf.slice(0, offset)` and writes every byte below `offset`.
  *
  * Both are installed into Node's module cache under kafkajs's own paths, so kafkajs's `require`
  * finds them. This module must be imported before anything imports kafkajs: `kafka-bus.ts`, the
@@ -100,6 +101,17 @@ export function poolingEncoder(Original: EncoderClass): EncoderClass {
         this.buf.copy(grown, 0, 0, this.offset);
         this.buf = grown;
       }
+    }
+
+    /** LEB128 as kafkajs writes it, straight into the buffer (kafkajs makes a Buffer per varint). */
+    writeUVarInt(value: number) {
+      this.ensureAvailable(5);
+      while ((value & 0xffffff80) !== 0) {
+        this.buf[this.offset++] = (value & 0x7f) | 0x80;
+        value >>>= 7;
+      }
+      this.buf[this.offset++] = value & 0x7f;
+      return this;
     }
   };
 }
