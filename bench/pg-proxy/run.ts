@@ -40,7 +40,8 @@ function cpuSeconds(pid: number | undefined): number {
 }
 
 async function startProcess(script: string, args: string[]): Promise<{ child: ReturnType<typeof spawn>; output: () => string; listening: RegExpExecArray }> {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', resolve(__dirname, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'], cwd: resolve(__dirname, '../..') });
+  // The node flags of the service images (apps/*/Dockerfile).
+  const child = spawn(process.execPath, ['--max-semi-space-size=32', '-r', '@swc-node/register', resolve(__dirname, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'], cwd: resolve(__dirname, '../..') });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   const started = Date.now();
