@@ -118,9 +118,15 @@ describe('events API', () => {
     const expected = newestFirst(seeds).slice(20, 40).map((s) => s.id);
     expect(second.body.events.map((e: { id: string }) => e.id)).toEqual(expected);
     expect(byCursor.body.events.map((e: { id: string }) => e.id)).toEqual(expected);
-    // Without the snapshot the new event shifts the pages.
+    // The snapshot's total leaves out what was stored after it (counted apart and subtracted).
+    expect(second.body.pagination).toMatchObject({ total: first.body.pagination.total, total_estimated: false });
+    const zed = await get(`/v1/events?user=zed&snapshot=${snapshot}`);
+    expect(zed.body.pagination.total).toBe(0);
+    // Without the snapshot the new event shifts the pages and counts.
     const shifted = await get('/v1/events?limit=20&page=2');
     expect(shifted.body.events[0].id).toBe(newestFirst(seeds)[19]!.id);
+    expect(shifted.body.pagination.total).toBe(first.body.pagination.total + 1);
+    expect((await get('/v1/events?user=zed')).body.pagination.total).toBe(1);
   });
 
   it.each([
