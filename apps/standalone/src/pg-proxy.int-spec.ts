@@ -51,6 +51,23 @@ afterAll(async () => {
   rmSync(spillDir, { recursive: true, force: true });
 });
 
+/** The error of `sql` (tried inside a transaction rolled back) once a policy refuses it; waits up to 5 s. */
+function refusedOnceEnforced(client: Client, sql: string): Promise<{ code: string; message: string }> {
+  return waitFor(
+    async () => {
+      await client.query('BEGIN');
+      const e = await client.query(sql).then(
+        () => undefined,
+        (err: { code: string; message: string }) => err,
+      );
+      await client.query('ROLLBACK');
+      return e;
+    },
+    5000,
+    'the policy to be enforced',
+  );
+}
+
 function url(): string {
   const u = new URL(testServerUrl());
   u.host = `127.0.0.1:${proxyPort}`;
@@ -74,19 +91,7 @@ it('enforces a policy created over the API within a second, and the violation is
   });
   expect(created.status).toBe(201);
   const appliedAt = Date.now();
-  const error = await waitFor(
-    async () => {
-      await client.query('BEGIN');
-      const e = await client.query('DELETE FROM accounts').then(
-        () => undefined,
-        (err: { code: string; message: string }) => err,
-      );
-      await client.query('ROLLBACK');
-      return e;
-    },
-    5000,
-    'the policy to be enforced',
-  );
+  const error = await refusedOnceEnforced(client, 'DELETE FROM accounts');
   expect(Date.now() - appliedAt).toBeLessThan(1500);
   expect(error).toMatchObject({ code: '42501', message: 'DELETE without WHERE is not allowed' });
   await client.end();
@@ -155,19 +160,7 @@ it('lets a shadow-mode policy\'s statements run and results through unmasked, re
     expect((await api('PUT', `/v1/policies/${policy.id}`, { enforcement_mode: 'enforce' })).status).toBe(200);
   }
   const switchedAt = Date.now();
-  const error = await waitFor(
-    async () => {
-      await client.query('BEGIN');
-      const e = await client.query('DELETE FROM people WHERE id = 2').then(
-        () => undefined,
-        (err: { code: string; message: string }) => err,
-      );
-      await client.query('ROLLBACK');
-      return e;
-    },
-    5000,
-    'the policy to be enforced',
-  );
+  const error = await refusedOnceEnforced(client, 'DELETE FROM people WHERE id = 2');
   const blockedAfter = Date.now() - switchedAt;
   expect(error).toMatchObject({ code: '42501', message: 'Deleting people is not allowed' });
   await waitFor(async () => (await client.query('SELECT ssn FROM people WHERE id = 1')).rows[0].ssn === '***', 5000, 'masking');

@@ -5,6 +5,7 @@ import { createLogger } from '@vigil/platform';
 import { createTestDatabase, type TestDatabase } from '@vigil/testing';
 import type { DataSource } from 'typeorm';
 import { eventIngestMigrations } from '../database/migrations';
+import { type EventIngestTestDatabase, openEventIngestDatabase } from '../testing/event-ingest-database';
 import { EventCounts1771100000000 } from '../database/migrations/1771100000000-event-counts';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
 import { EventPartitions } from './event-partitions.service';
@@ -19,6 +20,7 @@ const HOUR = 3_600_000;
  * the answer is the one counting the events table gives, whatever the range's edges.
  */
 describe('hourly event counts', () => {
+  let opened: EventIngestTestDatabase;
   let db: TestDatabase;
   let dataSource: DataSource;
   let events: EventsRepository;
@@ -49,10 +51,8 @@ describe('hourly event counts', () => {
   }
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    dataSource = createServiceDataSource({ url: db.url, schema: 'event_ingest', migrations: eventIngestMigrations, poolSize: 4, applicationName: 'counts-test' });
-    await dataSource.initialize();
-    await runMigrations(dataSource, 'event_ingest');
+    opened = await openEventIngestDatabase('counts-test');
+    ({ db, dataSource } = opened);
     events = new EventsRepository(dataSource);
     // Events every 7 minutes and 13 seconds over 32 hours, in several batches (counts add up across batches).
     const all = [];
@@ -63,8 +63,7 @@ describe('hourly event counts', () => {
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await db?.drop();
+    await opened?.close();
   });
 
   const both = async (filters: EventFilters, groupBy: AggregateGroupField[], bucket?: AggregateBucket) => {

@@ -1,26 +1,23 @@
-import { createServiceDataSource, runMigrations } from '@vigil/database';
-import { createTestDatabase, type TestDatabase } from '@vigil/testing';
+import type { TestDatabase } from '@vigil/testing';
 import type { DataSource } from 'typeorm';
-import { eventIngestMigrations } from '../database/migrations';
+import { type EventIngestTestDatabase, openEventIngestDatabase } from '../testing/event-ingest-database';
 import { copyText, EventsRepository, type StoredEvent } from './events.repository';
 
 /** Events are stored with COPY's text format: whatever a producer sends comes back unchanged. */
 describe('storing events with COPY (PostgreSQL)', () => {
+  let opened: EventIngestTestDatabase;
   let db: TestDatabase;
   let dataSource: DataSource;
   let events: EventsRepository;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    dataSource = createServiceDataSource({ url: db.url, schema: 'event_ingest', migrations: eventIngestMigrations, poolSize: 2, applicationName: 'copy-test' });
-    await dataSource.initialize();
-    await runMigrations(dataSource, 'event_ingest');
+    opened = await openEventIngestDatabase('copy-test');
+    ({ db, dataSource } = opened);
     events = new EventsRepository(dataSource);
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await db?.drop();
+    await opened?.close();
   });
 
   it('escapes exactly backslash, tab, newline and carriage return', () => {
