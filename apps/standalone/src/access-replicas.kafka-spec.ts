@@ -25,7 +25,7 @@ describe('access across gateway replicas (Kafka, Redis)', () => {
         POLICY_RPC_ADDRESS: rpc('policy'),
         EVENT_INGEST_RPC_ADDRESS: rpc('event-ingest'),
         DELIVERY_RPC_ADDRESS: rpc('delivery'),
-        REDIS_URL: 'redis://127.0.0.1:6379',
+        REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
         RATE_LIMIT_LOGIN_PER_MINUTE: '6',
         LOG_LEVEL: 'warn',
       });
