@@ -1,4 +1,4 @@
-import { DataSource, type DataSourceOptions, type EntityManager } from 'typeorm';
+import { DataSource, type DataSourceOptions, type EntityManager, type MigrationInterface, type QueryRunner } from 'typeorm';
 import { CommitHooks } from './commit-hooks';
 
 export type MigrationList = NonNullable<DataSourceOptions['migrations']>;
@@ -34,6 +34,26 @@ export function createServiceDataSource(options: ServiceDatabaseOptions): DataSo
       idle_in_transaction_session_timeout: 60_000,
     },
   });
+}
+
+/**
+ * A migration made of SQL statements, named `<prefix><timestamp>` (TypeORM orders migrations by
+ * the timestamp at the end of the name): for the tables libraries give every service that uses
+ * them (event store, outbox and inbox), created in the service's own schema.
+ */
+export function sqlMigration(prefix: string, timestamp: number, up: string[], down: string[]): new () => MigrationInterface {
+  const name = `${prefix}${timestamp}`;
+  const migration = class implements MigrationInterface {
+    name = name;
+    async up(runner: QueryRunner) {
+      for (const statement of up) await runner.query(statement);
+    }
+    async down(runner: QueryRunner) {
+      for (const statement of down) await runner.query(statement);
+    }
+  };
+  Object.defineProperty(migration, 'name', { value: name });
+  return migration;
 }
 
 export function quoteIdent(name: string): string {

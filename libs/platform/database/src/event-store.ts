@@ -1,5 +1,5 @@
-import type { EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
-import { isUniqueViolation, quoteIdent } from './data-source';
+import type { EntityManager, MigrationInterface } from 'typeorm';
+import { isUniqueViolation, quoteIdent, sqlMigration } from './data-source';
 
 export interface NewEvent<T = unknown> {
   type: string;
@@ -103,11 +103,11 @@ function toStored(row: RawEvent): StoredEvent {
 /** The event store table of a schema, as a migration the service includes in its list. */
 export function eventStoreMigration(schema: string, timestamp: number): new () => MigrationInterface {
   const s = quoteIdent(schema);
-  const name = `EventStore${timestamp}`;
-  const migration = class implements MigrationInterface {
-    name = name;
-    async up(runner: QueryRunner) {
-      await runner.query(`
+  return sqlMigration(
+    'EventStore',
+    timestamp,
+    [
+      `
         CREATE TABLE ${s}.event_store (
           position    bigserial PRIMARY KEY,
           stream_id   text        NOT NULL,
@@ -117,20 +117,15 @@ export function eventStoreMigration(schema: string, timestamp: number): new () =
           metadata    jsonb       NOT NULL DEFAULT '{}',
           recorded_at timestamptz NOT NULL DEFAULT now(),
           CONSTRAINT event_store_stream_version UNIQUE (stream_id, version)
-        )`);
+        )`,
       // Immutable by construction, not by convention.
-      await runner.query(`
+      `
         CREATE FUNCTION ${s}.event_store_immutable() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN RAISE EXCEPTION 'event_store rows are immutable'; END $$`);
-      await runner.query(`
+        BEGIN RAISE EXCEPTION 'event_store rows are immutable'; END $$`,
+      `
         CREATE TRIGGER event_store_immutable BEFORE UPDATE OR DELETE ON ${s}.event_store
-        FOR EACH ROW EXECUTE FUNCTION ${s}.event_store_immutable()`);
-    }
-    async down(runner: QueryRunner) {
-      await runner.query(`DROP TABLE ${s}.event_store`);
-      await runner.query(`DROP FUNCTION ${s}.event_store_immutable()`);
-    }
-  };
-  Object.defineProperty(migration, 'name', { value: name });
-  return migration;
+        FOR EACH ROW EXECUTE FUNCTION ${s}.event_store_immutable()`,
+    ],
+    [`DROP TABLE ${s}.event_store`, `DROP FUNCTION ${s}.event_store_immutable()`],
+  );
 }

@@ -1,8 +1,8 @@
 import { type EventEnvelope, MessageHeaders } from '@vigil/contracts';
-import { quoteIdent } from '@vigil/database';
+import { quoteIdent, sqlMigration } from '@vigil/database';
 import { currentCorrelationId, type Logger, type Registry } from '@vigil/platform';
 import { messagingMetrics, registerOutboxGauges } from './metrics';
-import type { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
+import type { DataSource, EntityManager, MigrationInterface } from 'typeorm';
 import type { MessageBus, OutgoingMessage, TopicMessages } from './bus';
 
 /**
@@ -217,11 +217,11 @@ export class OutboxRelay {
 /** Outbox and inbox tables of a schema, as a migration the service includes in its list. */
 export function messagingMigration(schema: string, timestamp: number): new () => MigrationInterface {
   const s = quoteIdent(schema);
-  const name = `Messaging${timestamp}`;
-  const migration = class implements MigrationInterface {
-    name = name;
-    async up(runner: QueryRunner) {
-      await runner.query(`
+  return sqlMigration(
+    'Messaging',
+    timestamp,
+    [
+      `
         CREATE TABLE ${s}.outbox (
           seq        bigserial   PRIMARY KEY,
           message_id text        NOT NULL UNIQUE,
@@ -230,23 +230,18 @@ export function messagingMigration(schema: string, timestamp: number): new () =>
           value      text        NOT NULL,
           headers    jsonb       NOT NULL DEFAULT '{}',
           created_at timestamptz NOT NULL DEFAULT now()
-        )`);
-      await runner.query(`
+        )`,
+      `
         CREATE TABLE ${s}.inbox (
           consumer     text        NOT NULL,
           message_id   text        NOT NULL,
           processed_at timestamptz NOT NULL DEFAULT now(),
           PRIMARY KEY (consumer, message_id)
-        )`);
-      await runner.query(`CREATE INDEX inbox_processed_at ON ${s}.inbox (processed_at)`);
-    }
-    async down(runner: QueryRunner) {
-      await runner.query(`DROP TABLE ${s}.inbox`);
-      await runner.query(`DROP TABLE ${s}.outbox`);
-    }
-  };
-  Object.defineProperty(migration, 'name', { value: name });
-  return migration;
+        )`,
+      `CREATE INDEX inbox_processed_at ON ${s}.inbox (processed_at)`,
+    ],
+    [`DROP TABLE ${s}.inbox`, `DROP TABLE ${s}.outbox`],
+  );
 }
 
 /**
@@ -255,11 +250,11 @@ export function messagingMigration(schema: string, timestamp: number): new () =>
  */
 export function inboxPositionsMigration(schema: string, timestamp: number): new () => MigrationInterface {
   const s = quoteIdent(schema);
-  const name = `InboxPositions${timestamp}`;
-  const migration = class implements MigrationInterface {
-    name = name;
-    async up(runner: QueryRunner) {
-      await runner.query(`
+  return sqlMigration(
+    'InboxPositions',
+    timestamp,
+    [
+      `
         CREATE TABLE ${s}.inbox_positions (
           consumer    text        NOT NULL,
           topic       text        NOT NULL,
@@ -267,12 +262,8 @@ export function inboxPositionsMigration(schema: string, timestamp: number): new 
           last_offset bigint      NOT NULL,
           updated_at  timestamptz NOT NULL DEFAULT now(),
           PRIMARY KEY (consumer, topic, partition)
-        )`);
-    }
-    async down(runner: QueryRunner) {
-      await runner.query(`DROP TABLE ${s}.inbox_positions`);
-    }
-  };
-  Object.defineProperty(migration, 'name', { value: name });
-  return migration;
+        )`,
+    ],
+    [`DROP TABLE ${s}.inbox_positions`],
+  );
 }
