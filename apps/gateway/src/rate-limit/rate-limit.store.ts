@@ -64,7 +64,8 @@ return {count, redis.call('PTTL', KEYS[1]), revoked}
 /** Counters shared by every gateway replica. */
 export class RedisRateLimitStore implements RateLimitStore {
   readonly kind = 'redis' as const;
-  private readonly redis: Redis;
+  /** The gateway replica's one Redis connection (the stream limits use it too). */
+  readonly redis: Redis;
 
   constructor(url: string, private readonly prefix = 'vigil:') {
     this.redis = new Redis(url, { enableOfflineQueue: true, maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: false });

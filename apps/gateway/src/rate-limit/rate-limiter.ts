@@ -26,6 +26,11 @@ export class RateLimiter implements OnApplicationShutdown {
     this.rules = rateLimitRules(config);
   }
 
+  /** The Redis connection shared by all replicas' counters (REDIS_URL), if any; it closes with the limiter. */
+  get sharedRedis(): RedisRateLimitStore['redis'] | undefined {
+    return this.store instanceof RedisRateLimitStore ? this.store.redis : undefined;
+  }
+
   /** Returns whether a shared revocation marker was found for `revocationMarker`. */
   async consume(subject: string, rule: RateLimitRule | null, res: HeaderSink, revocationMarker?: string): Promise<{ revoked: boolean }> {
     if (!rule) return { revoked: false };

@@ -9,6 +9,7 @@ import {
 } from '@vigil/contracts';
 import { CommonErrorCode, CONFIG, DomainException, Gauge, LOGGER, type Logger, Registry } from '@vigil/platform';
 import type { GatewayConfig } from '../../gateway.service-definition';
+import { RateLimiter } from '../../rate-limit/rate-limiter';
 import { RpcClients } from '../../rpc/rpc-clients';
 import { EventsApiErrorCode } from '../event-filters';
 import { EventStreamHub } from './event-stream.hub';
@@ -28,11 +29,12 @@ export class EventStreamService implements BeforeApplicationShutdown {
     @Inject(CONFIG) private readonly config: GatewayConfig,
     @Inject(LOGGER) logger: Logger,
     @Inject(Registry) metrics: Registry,
+    @Inject(RateLimiter) rateLimiter: RateLimiter,
   ) {
     this.logger = logger.child({ component: 'event-stream' });
     this.limits = new StreamLimits({
       perCredential: config.STREAM_MAX_PER_CREDENTIAL,
-      redisUrl: config.REDIS_URL,
+      redis: rateLimiter.sharedRedis,
       prefix: `vigil:${config.KAFKA_TOPIC_PREFIX}`,
       logger: this.logger,
     });

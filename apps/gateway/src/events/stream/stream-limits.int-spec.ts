@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
 import { createLogger, DomainException } from '@vigil/platform';
 import { waitFor } from '@vigil/testing';
 import { StreamLimits } from './stream-limits';
@@ -10,8 +11,13 @@ const logger = createLogger('test', 'silent');
 describe('stream limits across gateway replicas (Redis)', () => {
   const prefix = `vigil:test-${randomBytes(4).toString('hex')}:`;
   const made: StreamLimits[] = [];
+  const connections: Redis[] = [];
+  // Each replica has its own connection, as each gateway process does.
   const replica = (leaseMs?: number, redisUrl = REDIS_URL) => {
-    const limits = new StreamLimits({ perCredential: 10, redisUrl, prefix, leaseMs, logger });
+    const redis = new Redis(redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    redis.on('error', () => undefined);
+    connections.push(redis);
+    const limits = new StreamLimits({ perCredential: 10, redis, prefix, leaseMs, logger });
     made.push(limits);
     return limits;
   };
@@ -27,6 +33,7 @@ describe('stream limits across gateway replicas (Redis)', () => {
 
   afterAll(async () => {
     await Promise.all(made.map((l) => l.close()));
+    connections.forEach((c) => c.disconnect());
   });
 
   it('counts one credential across replicas: the 11th stream is refused wherever it opens', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { DomainException, type Logger } from '@vigil/platform';
 import { EventsApiErrorCode } from '../event-filters';
 
@@ -15,8 +15,8 @@ return {1, open + 1}
 
 export interface StreamLimitsOptions {
   perCredential: number;
-  /** Shared by every gateway replica; unset: this replica counts its own streams. */
-  redisUrl?: string;
+  /** The replica's Redis connection (shared by every replica, owned by the caller); unset: this replica counts its own streams. */
+  redis?: Redis;
   prefix?: string;
   /** How long a replica's claim on a stream lasts without renewal (a crashed replica's streams free up after it). */
   leaseMs?: number;
@@ -44,9 +44,8 @@ export class StreamLimits {
 
   constructor(private readonly options: StreamLimitsOptions) {
     this.leaseMs = options.leaseMs ?? 30_000;
-    if (options.redisUrl) {
-      this.redis = new Redis(options.redisUrl, { enableOfflineQueue: true, maxRetriesPerRequest: 1, connectTimeout: 2000 });
-      this.redis.on('error', () => undefined);
+    if (options.redis) {
+      this.redis = options.redis;
       this.redis.defineCommand('vigilStreamAcquire', { numberOfKeys: 1, lua: ACQUIRE_SCRIPT });
       this.renewal = setInterval(() => void this.renew(), Math.max(50, Math.floor(this.leaseMs / 3)));
       this.renewal.unref();
@@ -100,7 +99,7 @@ export class StreamLimits {
     return this.local.get(credentialId) ?? 0;
   }
 
-  /** Stops renewing (the leases then expire) and closes the Redis connection. */
+  /** Stops renewing and gives back this replica's leases (the connection stays its owner's). */
   async close(): Promise<void> {
     clearInterval(this.renewal);
     if (this.redis && this.leases.size) {
@@ -109,7 +108,6 @@ export class StreamLimits {
       await pipeline.exec().catch(() => undefined);
     }
     this.leases.clear();
-    await this.redis?.quit().catch(() => this.redis?.disconnect());
   }
 
   private count(credentialId: string, delta: number) {
