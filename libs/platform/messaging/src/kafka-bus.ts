@@ -174,8 +174,11 @@ export class KafkaBus implements MessageBus {
     const existing = new Set(await admin.listTopics());
     const missing = specs.filter((s) => !existing.has(this.topic(s.name)));
     if (!missing.length) return;
+    // Not kafkajs's waitForLeaders: it gives up at the first "does not host this topic-partition",
+    // which a broker answers for a while after creating a topic when several services create
+    // topics at once (seen as a start-up failure in the test suites).
     await admin.createTopics({
-      waitForLeaders: true,
+      waitForLeaders: false,
       topics: missing.map((s) => ({
         topic: this.topic(s.name),
         numPartitions: s.partitions,
@@ -183,6 +186,25 @@ export class KafkaBus implements MessageBus {
         configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
       })),
     });
+    await this.waitForLeaders(
+      admin,
+      missing.map((s) => this.topic(s.name)),
+    );
+  }
+
+  /** Until every partition of `topics` has a leader; retriable answers are waited out, up to 30 s. */
+  private async waitForLeaders(admin: Admin, topics: string[], timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
+        if (metadata.length === topics.length && metadata.every((t) => t.partitions.length && t.partitions.every((p) => p.leader >= 0))) return;
+      } catch (error) {
+        if (!(error as { retriable?: boolean }).retriable || Date.now() > deadline) throw error;
+      }
+      if (Date.now() > deadline) throw new Error(`topics still without leaders after ${timeoutMs} ms: ${topics.join(', ')}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 
   async ping(): Promise<boolean> {
