@@ -13,7 +13,7 @@
 import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ import { createLogger, startService } from '../../libs/platform/core/src';
 import { eventIngestService } from '../../apps/event-ingest/src/event-ingest.service-definition';
 import { policyService } from '../../apps/policy/src/policy.service-definition';
 import { createTestDatabase, freePort, testKafka } from '../../libs/platform/testing/src';
+import { postgresCpuSeconds } from '../lib/proc';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
 const PRODUCER_IDS = process.env.BENCH_PRODUCER_IDS === '1';
@@ -40,24 +41,6 @@ function record(i: number) {
       client_application: 'bench',
     },
   };
-}
-
-/** CPU seconds (user + system) of every PostgreSQL process on this machine, from /proc. */
-function postgresCpuSeconds(): number {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (name !== 'postgres') continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      /* the process ended */
-    }
-  }
-  return ticks / 100;
 }
 
 async function main() {

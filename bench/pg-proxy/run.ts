@@ -18,11 +18,12 @@
  * load than transactions per second do.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { createTestDatabase } from '@vigil/testing';
+import { cpuSeconds } from '../lib/proc';
 
 const run = promisify(execFile);
 const seconds = Number(process.env.PGBENCH_SECONDS ?? 10);
@@ -32,12 +33,6 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** CPU seconds (user + system) a process has used so far, or NaN where /proc is not available. */
-function cpuSeconds(pid: number | undefined): number {
-  const path = `/proc/${pid}/stat`;
-  if (pid === undefined || !existsSync(path)) return Number.NaN;
-  const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
-}
 
 async function startProcess(script: string, args: string[]): Promise<{ child: ReturnType<typeof spawn>; output: () => string; listening: RegExpExecArray }> {
   // The node flags of the service images (apps/*/Dockerfile).

@@ -1,0 +1,32 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
+/** User + system CPU seconds of a process, from /proc (NaN if it is gone or unknown). */
+export function cpuSeconds(pid: number | undefined): number {
+  const path = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(path)) return Number.NaN;
+  try {
+    return cpuOfStat(readFileSync(path, 'utf8'));
+  } catch {
+    return Number.NaN; // it ended meanwhile
+  }
+}
+
+/** CPU seconds of every PostgreSQL process on this machine (the whole server, whoever its clients are). */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'postgres') total += cpuOfStat(stat);
+    } catch {
+      /* the process ended */
+    }
+  }
+  return total;
+}
+
+function cpuOfStat(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
