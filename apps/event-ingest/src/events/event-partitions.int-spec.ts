@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { createServiceDataSource, runMigrations } from '@vigil/database';
 import { createLogger } from '@vigil/platform';
-import { createTestDatabase, type TestDatabase } from '@vigil/testing';
+import type { TestDatabase } from '@vigil/testing';
 import type { DataSource } from 'typeorm';
-import { eventIngestMigrations } from '../database/migrations';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
 import { EventPartitions } from './event-partitions.service';
 import { EventsRepository, type StoredEvent } from './events.repository';
 import { PartitionsRepository } from './partitions.repository';
+import { type EventIngestTestDatabase, openEventIngestDatabase } from '../testing/event-ingest-database';
 
 /** Daily partitions on a real PostgreSQL: created ahead, late rows moved out of the default, expired days dropped whole. */
 describe('event partitions', () => {
@@ -17,17 +16,16 @@ describe('event partitions', () => {
   const now = new Date();
   const day = 86_400_000;
 
+  let opened: EventIngestTestDatabase;
+
   beforeAll(async () => {
-    db = await createTestDatabase();
-    dataSource = createServiceDataSource({ url: db.url, schema: 'event_ingest', migrations: eventIngestMigrations, poolSize: 4, applicationName: 'partitions-test' });
-    await dataSource.initialize();
-    await runMigrations(dataSource, 'event_ingest');
+    opened = await openEventIngestDatabase('partitions-test');
+    ({ db, dataSource } = opened);
     events = new EventsRepository(dataSource);
   });
 
   afterAll(async () => {
-    await dataSource?.destroy();
-    await db?.drop();
+    await opened?.close();
   });
 
   const partitions = (retentionDays: number) =>
