@@ -5,3 +5,4 @@ export * from './outbox';
 export * from './consumer';
 export * from './messaging.module';
 export * from './metrics';
+export * from './policy-follower';
