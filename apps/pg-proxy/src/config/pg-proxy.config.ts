@@ -15,6 +15,14 @@ function removed(instead: string): Field<undefined> {
   };
 }
 
+function optionalAbsolutePath(): Field<string | undefined> {
+  return {
+    description: 'an absolute directory path',
+    secret: false,
+    parse: (raw) => (raw === undefined || raw.trim() === '' ? { ok: true, value: undefined } : raw.startsWith('/') ? { ok: true, value: raw } : { ok: false, message: `must be an absolute directory path (got "${raw}")` }),
+  };
+}
+
 /** Variables of the PostgreSQL audit proxy (docs/proxy.md#configuration). Validated at start. */
 export const pgProxyConfigSpec = {
   /** Where clients connect, as to PostgreSQL. */
@@ -22,6 +30,12 @@ export const pgProxyConfigSpec = {
   PROXY_LISTEN_PORT: env.port({ default: 6432 }),
   /** The real PostgreSQL server. */
   PROXY_UPSTREAM: env.address({ default: '127.0.0.1:5432' }),
+  /**
+   * The directory of the server's Unix-domain socket (libpq's `host=/var/run/postgresql`), for a
+   * proxy on the database host: sessions, cancels and catalog lookups then reach the server through
+   * `<dir>/.s.PGSQL.<port of PROXY_UPSTREAM>`, which costs less per round trip than TCP.
+   */
+  PROXY_UPSTREAM_SOCKET_DIR: optionalAbsolutePath(),
   /** TLS toward clients: disabled (answer N to SSLRequest), allowed, or required (refuse plaintext sessions). */
   PROXY_TLS_MODE: env.oneOf(['disabled', 'allowed', 'required'] as const, { default: 'disabled' }),
   PROXY_TLS_CERT_FILE: env.optionalString(),

@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { connect as netConnect, createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { hostname } from 'node:os';
-import { createSecureContext, connect as tlsConnect } from 'node:tls';
+import { createSecureContext } from 'node:tls';
 import type { Logger } from '@vigil/platform';
 import type { CaptureBuffer } from '../capture/capture-buffer';
 import type { Enforcer } from '../enforcement/enforcer';
 import type { Catalog } from '../masking/catalog';
-import { encodeCancel, encodeSslRequest } from '../protocol/messages';
+import { encodeCancel } from '../protocol/messages';
 import type { SqlAnalyzer } from '../sql/sql-analyzer';
 import type { ProxyMetrics } from './proxy.metrics';
 import { type ProxyConfigView, Session } from './session';
+import { openUpstream } from './upstream';
 
 export interface ProxyServerOptions {
   host: string;
@@ -57,7 +58,7 @@ export class ProxyServer {
       this.server!.once('error', reject);
       this.server!.listen(this.options.port, this.options.host, () => resolve());
     });
-    this.options.logger.info({ ...this.address, upstream: `${this.options.config.upstreamHost}:${this.options.config.upstreamPort}` }, 'proxy listening');
+    this.options.logger.info({ ...this.address, upstream: this.options.config.upstreamSocket ?? `${this.options.config.upstreamHost}:${this.options.config.upstreamPort}` }, 'proxy listening');
   }
 
   private accept(socket: Socket) {
@@ -85,21 +86,16 @@ export class ProxyServer {
   async cancel(pid: number, secret: Buffer): Promise<void> {
     const session = this.byKey.get(key(pid, secret));
     if (!session?.serverKey) return;
-    const { upstreamHost: host, upstreamPort: port, upstreamTls } = this.options.config;
     const packet = encodeCancel(session.serverKey.pid, session.serverKey.secret);
-    await new Promise<void>((resolve) => {
-      const socket = netConnect({ host, port }, () => {
-        if (upstreamTls === 'disable') return socket.end(packet);
-        socket.write(encodeSslRequest());
-        socket.once('data', (answer: Buffer) => {
-          if (answer[0] !== 0x53) return socket.end(packet);
-          const secure = tlsConnect({ socket, rejectUnauthorized: upstreamTls === 'verify-full', ca: this.options.config.upstreamCa }, () => secure.end(packet));
-          secure.on('error', () => resolve());
-        });
-      });
-      socket.on('error', () => resolve());
-      socket.on('close', () => resolve());
-    });
+    await openUpstream(this.options.config).then(
+      (socket) =>
+        new Promise<void>((resolve) => {
+          socket.on('error', () => resolve());
+          socket.on('close', () => resolve());
+          socket.end(packet);
+        }),
+      () => undefined,
+    );
   }
 
   /**

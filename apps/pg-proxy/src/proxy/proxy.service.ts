@@ -11,6 +11,7 @@ import { loadSqlParser, SqlAnalyzer } from '../sql/sql-analyzer';
 import { createProxyMetrics } from './proxy.metrics';
 import { loadTls, ProxyServer } from './proxy.server';
 import type { ProxyConfigView } from './session';
+import { socketPath } from './upstream';
 
 type ProxyConfig = ConfigOf<typeof pgProxyConfigSpec>;
 
@@ -26,9 +27,13 @@ export function proxyConfigView(config: ProxyConfig): ProxyConfigView {
   if (config.PROXY_TLS_MODE !== 'disabled' && (!config.PROXY_TLS_CERT_FILE || !config.PROXY_TLS_KEY_FILE)) {
     throw new Error(`PROXY_TLS_MODE=${config.PROXY_TLS_MODE} needs PROXY_TLS_CERT_FILE and PROXY_TLS_KEY_FILE`);
   }
+  if (config.PROXY_UPSTREAM_SOCKET_DIR && (config.PROXY_UPSTREAM_TLS === 'require' || config.PROXY_UPSTREAM_TLS === 'verify-full')) {
+    throw new Error(`PROXY_UPSTREAM_TLS=${config.PROXY_UPSTREAM_TLS} cannot be honoured through PROXY_UPSTREAM_SOCKET_DIR (PostgreSQL offers no TLS on its Unix-domain socket); unset one of them`);
+  }
   return {
     upstreamHost: host,
     upstreamPort: port,
+    upstreamSocket: config.PROXY_UPSTREAM_SOCKET_DIR ? socketPath(config.PROXY_UPSTREAM_SOCKET_DIR, port) : undefined,
     upstreamTls: config.PROXY_UPSTREAM_TLS,
     upstreamCa: config.PROXY_UPSTREAM_TLS_CA_FILE ? readFileSync(config.PROXY_UPSTREAM_TLS_CA_FILE) : undefined,
     tlsMode: config.PROXY_TLS_MODE,
@@ -74,7 +79,7 @@ export class ProxyService implements OnApplicationBootstrap, OnModuleDestroy, Be
       onDropped: (n) => holder.metrics?.dropped.inc(n),
     });
     const metrics = (holder.metrics = createProxyMetrics(registry, () => this.capture.depth));
-    this.catalog = new Catalog({ host: view.upstreamHost, port: view.upstreamPort, user: config.PROXY_CATALOG_USER, password: config.PROXY_CATALOG_PASSWORD, ssl: view.upstreamTls === 'require' || view.upstreamTls === 'verify-full' });
+    this.catalog = new Catalog({ host: config.PROXY_UPSTREAM_SOCKET_DIR ?? view.upstreamHost, port: view.upstreamPort, user: config.PROXY_CATALOG_USER, password: config.PROXY_CATALOG_PASSWORD, ssl: !view.upstreamSocket && (view.upstreamTls === 'require' || view.upstreamTls === 'verify-full') });
     this.server = new ProxyServer({
       host: config.PROXY_LISTEN_HOST,
       port: config.PROXY_LISTEN_PORT,

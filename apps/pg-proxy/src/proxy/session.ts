@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect, type SecureContext, TLSSocket } from 'node:tls';
+import type { Socket } from 'node:net';
+import { type SecureContext, TLSSocket } from 'node:tls';
 import type { AuditEventType } from '@vigil/contracts';
 import type { Logger } from '@vigil/platform';
 import type { CaptureBuffer } from '../capture/capture-buffer';
@@ -16,7 +16,6 @@ import {
   decodeRowDescription,
   decodeStartup,
   encodeDataRow,
-  encodeSslRequest,
   encodeStartup,
   errorResponse,
   GSSENC_REQUEST,
@@ -32,6 +31,7 @@ import {
 } from '../protocol/messages';
 import { mayHoldSeveralStatements, type SqlAnalyzer, type StatementInfo } from '../sql/sql-analyzer';
 import type { ProxyMetrics } from './proxy.metrics';
+import { openUpstream } from './upstream';
 
 /**
  * A statement the server rejects during parse analysis (an invalid integer literal), with no
@@ -47,6 +47,8 @@ const DECISION_REUSE_MS = 1000;
 export interface ProxyConfigView {
   upstreamHost: string;
   upstreamPort: number;
+  /** The server's Unix-domain socket file, used instead of host:port when set. */
+  upstreamSocket?: string;
   upstreamTls: 'disable' | 'prefer' | 'require' | 'verify-full';
   upstreamCa?: Buffer;
   tlsMode: 'disabled' | 'allowed' | 'required';
@@ -277,7 +279,7 @@ export class Session {
     }
     this.connectDetails = this.enforcementDetails(decision);
     try {
-      this.server = await this.connectUpstream();
+      this.server = await openUpstream(this.deps.config);
     } catch (error) {
       this.deps.logger.warn({ err: error, session_id: this.id }, 'upstream connection failed');
       this.record('user.login_failed', { error: { code: '08006', message: `upstream unreachable: ${(error as Error).message}` } }, 'warning');
@@ -295,42 +297,6 @@ export class Session {
     this.deps.metrics.sessions.inc();
     // Bytes the client sent after its startup packet (pipelined auth) follow now.
     if (this.clientReader.pending) this.readClientMessages();
-  }
-
-  private connectUpstream(): Promise<Socket> {
-    const { upstreamHost: host, upstreamPort: port, upstreamTls } = this.deps.config;
-    return new Promise((resolve, reject) => {
-      const socket = netConnect({ host, port });
-      socket.once('error', reject);
-      socket.once('connect', () => {
-        if (upstreamTls === 'disable') {
-          socket.off('error', reject);
-          return resolve(socket);
-        }
-        socket.write(encodeSslRequest());
-        socket.once('data', (answer: Buffer) => {
-          if (answer[0] === 0x4e /* N */) {
-            if (upstreamTls === 'prefer') {
-              socket.off('error', reject);
-              return resolve(socket);
-            }
-            socket.destroy();
-            return reject(new Error('the server refused TLS'));
-          }
-          const secure = tlsConnect({
-            socket,
-            servername: /^[\d.]+$|:/.test(host) ? undefined : host,
-            rejectUnauthorized: upstreamTls === 'verify-full',
-            ca: this.deps.config.upstreamCa,
-          });
-          secure.once('secureConnect', () => {
-            socket.off('error', reject);
-            resolve(secure);
-          });
-          secure.once('error', reject);
-        });
-      });
-    });
   }
 
   // ---------------------------------------------------------------- client -> server

@@ -13,6 +13,7 @@ import { createProxyMetrics } from '../proxy/proxy.metrics';
 import { ProxyServer } from '../proxy/proxy.server';
 import type { ProxyConfigView } from '../proxy/session';
 import { defaultDatabaseId } from '../proxy/proxy.service';
+import { socketPath } from '../proxy/upstream';
 import { loadSqlParser, SqlAnalyzer } from '../sql/sql-analyzer';
 
 export type CapturedRecord = AuditRecord & { details: Record<string, any> };
@@ -51,7 +52,7 @@ export function snapshot(partial: Pick<PolicySnapshot, 'type' | 'databases' | 'c
  * in this process, in front of the test PostgreSQL server, publishing on a real in-process bus
  * whose audit.ingest the test reads. Policies are applied as snapshots, as the bus would deliver them.
  */
-export async function startTestProxy(options: { config?: Partial<ProxyConfigView>; sink?: RecordSink; spillDir?: string; maxRecords?: number; maxSpillBytes?: number; failMode?: 'open' | 'closed' } = {}): Promise<TestProxy> {
+export async function startTestProxy(options: { config?: Partial<ProxyConfigView>; sink?: RecordSink; spillDir?: string; maxRecords?: number; maxSpillBytes?: number; failMode?: 'open' | 'closed'; /** Reach the server through its Unix-domain socket in this directory. */ socketDir?: string } = {}): Promise<TestProxy> {
   await loadSqlParser();
   const upstream = new URL(testServerUrl());
   const bus = new MemoryBus();
@@ -79,9 +80,10 @@ export async function startTestProxy(options: { config?: Partial<ProxyConfigView
     captureParameters: false,
     maskComputed: 'mask',
     databaseId: defaultDatabaseId,
+    ...(options.socketDir ? { upstreamSocket: socketPath(options.socketDir, Number(upstream.port || 5432)) } : {}),
     ...options.config,
   };
-  const catalog = new Catalog({ host: config.upstreamHost, port: config.upstreamPort, user: decodeURIComponent(upstream.username || 'postgres'), password: decodeURIComponent(upstream.password) || undefined });
+  const catalog = new Catalog({ host: options.socketDir ?? config.upstreamHost, port: config.upstreamPort, user: decodeURIComponent(upstream.username || 'postgres'), password: decodeURIComponent(upstream.password) || undefined });
   const server = new ProxyServer({
     host: '127.0.0.1',
     port: 0,
