@@ -3,7 +3,9 @@
  * policy engine with 20 enabled policies of the benchmark's database, the masking catalog, and
  * capture of every statement through the bounded buffer onto an in-process bus whose consumer
  * parses each record (the broker is left out so the figures are the proxy's, not Kafka's).
- * Prints `LISTENING <port>`.
+ * usage: proxy-process.ts <upstream url> <database> [<socket dir>]; with a socket directory the
+ * server is reached through its Unix-domain socket (PROXY_UPSTREAM_SOCKET_DIR). Prints
+ * `LISTENING <port> <enabled policies>`.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,10 +20,11 @@ import { PolicyStore } from '../../apps/pg-proxy/src/policies/policy-store';
 import { createProxyMetrics } from '../../apps/pg-proxy/src/proxy/proxy.metrics';
 import { ProxyServer } from '../../apps/pg-proxy/src/proxy/proxy.server';
 import { defaultDatabaseId } from '../../apps/pg-proxy/src/proxy/proxy.service';
+import { socketPath } from '../../apps/pg-proxy/src/proxy/upstream';
 import { loadSqlParser, SqlAnalyzer } from '../../apps/pg-proxy/src/sql/sql-analyzer';
 
 async function main() {
-  const [upstreamUrl, database] = process.argv.slice(2) as [string, string];
+  const [upstreamUrl, database, socketDir] = process.argv.slice(2) as [string, string, string | undefined];
   const upstream = new URL(upstreamUrl);
   await loadSqlParser();
   const logger = createLogger('pg-proxy', 'warn');
@@ -71,10 +74,10 @@ async function main() {
   const server = new ProxyServer({
     host: '127.0.0.1',
     port: 0,
-    config: { upstreamHost: upstream.hostname, upstreamPort: Number(upstream.port || 5432), upstreamTls: 'disable', tlsMode: 'disabled', captureParameters: false, maskComputed: 'mask', databaseId: defaultDatabaseId },
+    config: { upstreamHost: upstream.hostname, upstreamPort: Number(upstream.port || 5432), upstreamSocket: socketDir ? socketPath(socketDir, Number(upstream.port || 5432)) : undefined, upstreamTls: 'disable', tlsMode: 'disabled', captureParameters: false, maskComputed: 'mask', databaseId: defaultDatabaseId },
     enforcer: new Enforcer(store),
     analyzer: new SqlAnalyzer(),
-    catalog: new Catalog({ host: upstream.hostname, port: Number(upstream.port || 5432), user: decodeURIComponent(upstream.username || 'postgres'), password: decodeURIComponent(upstream.password) || undefined }),
+    catalog: new Catalog({ host: socketDir ?? upstream.hostname, port: Number(upstream.port || 5432), user: decodeURIComponent(upstream.username || 'postgres'), password: decodeURIComponent(upstream.password) || undefined }),
     capture,
     metrics,
     logger,

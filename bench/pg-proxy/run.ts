@@ -6,50 +6,101 @@
  *
  *   node -r @swc-node/register bench/pg-proxy/run.ts       (npm run bench:pg-proxy)
  *
- * Latency: one client, select-only, per-transaction latencies from pgbench's log, p50 and p99 of
- * each side; the difference of the p50s is what the proxy adds. Throughput: 8 clients on 2 threads,
- * select-only and the TPC-B-like script. PGBENCH_SECONDS (default 10) sets each run's length.
- * Everything runs on 127.0.0.1 on this machine, so the proxy, pgbench and PostgreSQL share its cores.
+ * The benchmark starts a PostgreSQL server of its own (postgres-process.mjs) so that it may move
+ * that server's processes between cores. Every path is measured in the same run:
+ *   - direct: pgbench to PostgreSQL over TCP;
+ *   - C relay: the floor of any relay, a C epoll loop that only copies bytes (relay.c, built with
+ *     the system's C compiler; left out, and said so, where there is none);
+ *   - Node relay: a Node process that only copies bytes (relay-process.ts);
+ *   - proxy: the Vigil proxy over TCP to the server, and the proxy through the server's
+ *     Unix-domain socket (PROXY_UPSTREAM_SOCKET_DIR, a proxy on the database host).
+ * Latency: one client, select-only, p50 and p99 from pgbench's per-transaction log; the difference
+ * of the p50s is what a path adds. Throughput: 8 clients on 2 threads, select-only and TPC-B-like.
+ * For relays and proxies, the CPU time their process spent per transaction (from /proc) is printed
+ * too: it varies much less with the machine's load than transactions per second do.
  *
- * Baseline, in the same run: a minimal pass-through relay (relay-process.ts: a Node process that
- * writes each chunk read on one socket to the other). Its ratio to direct is what any relay in
- * Node costs here; the proxy's ratio to it is Vigil's own work. For both, the CPU time their
- * process spent per transaction (from /proc) is printed: it varies much less with the machine's
- * load than transactions per second do.
+ * Two placements, one after the other:
+ *   - shared cores: everything (pgbench, PostgreSQL, the relay or proxy) on every core, as when the
+ *     proxy is deployed on the database's or the clients' machine without cores of its own;
+ *   - own core (machines with 2 cores or more): PostgreSQL and pgbench confined to every core but
+ *     the last, the relay or proxy to the last (taskset), as when the proxy runs on its own node
+ *     or has CPU reserved for it. Direct runs get the same cores for PostgreSQL and pgbench.
+ * PGBENCH_SECONDS (default 10) sets each run's length.
  */
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { createTestDatabase } from '@vigil/testing';
+import { freePort } from '@vigil/testing';
 import { cpuSeconds } from '../lib/proc';
 
 const run = promisify(execFile);
 const seconds = Number(process.env.PGBENCH_SECONDS ?? 10);
+const say = (line: string) => process.stdout.write(`${line}\n`);
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** CPU seconds (user + system) a process has used so far, or NaN where /proc is not available. */
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  match: RegExpExecArray;
+}
 
-async function startProcess(script: string, args: string[]): Promise<{ child: ReturnType<typeof spawn>; output: () => string; listening: RegExpExecArray }> {
-  // The node flags of the service images (apps/*/Dockerfile).
-  const child = spawn(process.execPath, ['--max-semi-space-size=32', '-r', '@swc-node/register', resolve(__dirname, script), ...args], { stdio: ['ignore', 'pipe', 'inherit'], cwd: resolve(__dirname, '../..') });
+async function start(command: string, args: string[], ready: RegExp): Promise<Started> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: resolve(__dirname, '../..') });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   const started = Date.now();
-  while (!/LISTENING (\d+)/.test(out)) {
-    if (Date.now() - started > 60_000) throw new Error(`${script} did not start: ${out}`);
+  while (!ready.test(out)) {
+    if (Date.now() - started > 120_000 || child.exitCode !== null) throw new Error(`${args.join(' ')} did not start: ${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { child, output: () => out, listening: /LISTENING (\d+)(?: (\d+))?/.exec(out)! };
+  return { child, output: () => out, match: ready.exec(out)! };
 }
 
-async function pgbench(url: string, args: string[]): Promise<{ tps: number; latencies?: number[] }> {
+/** A TypeScript process of this folder, with the node flags of the service images (apps/*\/Dockerfile). */
+const startNode = (script: string, args: string[]) => start(process.execPath, ['--max-semi-space-size=32', '-r', '@swc-node/register', resolve(__dirname, script), ...args], /LISTENING (\d+)(?: (\d+))?/);
+
+/** Builds relay.c with the system's C compiler, or says why not. */
+function buildCRelay(): string | { missing: string } {
+  const out = join(mkdtempSync(join(tmpdir(), 'bench-relay-')), 'relay');
+  for (const cc of ['cc', 'gcc', 'clang']) {
+    try {
+      execFileSync(cc, ['-O2', '-o', out, resolve(__dirname, 'relay.c')], { stdio: 'ignore' });
+      return out;
+    } catch {
+      /* next compiler */
+    }
+  }
+  return { missing: 'no C compiler (cc, gcc, clang) on this machine' };
+}
+
+/** Moves a process and all its threads, and optionally its children, to these cores. */
+function pin(pid: number, cores: string, children = false) {
+  const pids = [pid];
+  if (children) {
+    try {
+      pids.push(...execFileSync('pgrep', ['-P', String(pid)]).toString().split('\n').filter(Boolean).map(Number));
+    } catch {
+      /* no children */
+    }
+  }
+  for (const p of pids) {
+    try {
+      execFileSync('taskset', ['-a', '-p', '-c', cores, String(p)], { stdio: 'ignore' });
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+}
+
+async function pgbench(url: string, args: string[], cores?: string): Promise<{ tps: number; latencies: number[] }> {
   const logDir = mkdtempSync(join(tmpdir(), 'pgbench-log-'));
-  const { stdout } = await run('pgbench', [...args, '-n', '-T', String(seconds), '-l', '--log-prefix', join(logDir, 'tx'), url], { maxBuffer: 1 << 24 });
+  const argv = [...args, '-n', '-T', String(seconds), '-l', '--log-prefix', join(logDir, 'tx'), url];
+  const { stdout } = cores ? await run('taskset', ['-c', cores, 'pgbench', ...argv], { maxBuffer: 1 << 24 }) : await run('pgbench', argv, { maxBuffer: 1 << 24 });
   const tps = Number(/tps = ([\d.]+)/.exec(stdout)![1]);
   const latencies: number[] = [];
   for (const file of readdirSync(logDir)) {
@@ -62,65 +113,107 @@ async function pgbench(url: string, args: string[]): Promise<{ tps: number; late
   return { tps, latencies: latencies.sort((a, b) => a - b) };
 }
 
+interface Path {
+  label: string;
+  url: string;
+  pid?: number;
+}
+
 async function main() {
-  const db = await createTestDatabase();
-  const proxy = await startProcess('proxy-process.ts', [db.url, db.name]);
-  const relay = await startProcess('relay-process.ts', [db.url]);
-  const enabled = proxy.listening[2];
-  const via = (port: string) => {
-    const u = new URL(db.url);
-    u.host = `127.0.0.1:${port}`;
-    return u.toString();
-  };
-  const direct = db.url;
-  const proxied = via(proxy.listening[1]!);
-  const relayed = via(relay.listening[1]!);
+  const dir = mkdtempSync(join(tmpdir(), 'bench-pg-'));
+  const pgPort = await freePort();
+  const children: Started[] = [];
+  const postgres = await start(process.execPath, [resolve(__dirname, 'postgres-process.mjs'), dir, String(pgPort)], /READY (\d+)/);
+  const postmaster = Number(postgres.match[1]);
+  const direct = `postgres://postgres:bench@127.0.0.1:${pgPort}/postgres`;
+  const via = (port: string | number) => direct.replace(`:${pgPort}/`, `:${port}/`);
   try {
     await run('pgbench', ['-i', '-s', '10', '-q', direct]);
+    const proxy = await startNode('proxy-process.ts', [direct, 'postgres']);
+    const proxySocket = await startNode('proxy-process.ts', [direct, 'postgres', dir]);
+    const nodeRelay = await startNode('relay-process.ts', [direct]);
+    children.push(proxy, proxySocket, nodeRelay);
+    const cBinary = buildCRelay();
+    const paths: Path[] = [{ label: 'direct', url: direct }];
+    if (typeof cBinary === 'string') {
+      const cRelay = await start(cBinary, ['0', String(pgPort)], /LISTENING (\d+)/);
+      children.push(cRelay);
+      paths.push({ label: 'C relay', url: via(cRelay.match[1]!), pid: cRelay.child.pid });
+    }
+    paths.push(
+      { label: 'Node relay', url: via(nodeRelay.match[1]!), pid: nodeRelay.child.pid },
+      { label: 'proxy', url: via(proxy.match[1]!), pid: proxy.child.pid },
+      { label: 'proxy (socket)', url: via(proxySocket.match[1]!), pid: proxySocket.child.pid },
+    );
     // Warm every path (caches, JIT).
-    for (const url of [direct, relayed, proxied]) await run('pgbench', ['-S', '-n', '-T', '2', '-c', '4', url]);
+    for (const { url } of paths) await run('pgbench', ['-S', '-n', '-T', '2', '-c', '4', url]);
 
-    const say = (line: string) => process.stdout.write(`${line}\n`);
     const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
-    say(`pg-proxy benchmark: pgbench scale 10, ${seconds} s per run, ${enabled} enabled policies, every statement captured; load average (1/5/15 min) at start ${load()}`);
+    say(`pg-proxy benchmark: pgbench scale 10, ${seconds} s per run, ${proxy.match[2]} enabled policies, every statement captured; ${cpus().length} cores; load average (1/5/15 min) at start ${load()}`);
+    if (typeof cBinary !== 'string') say(`C relay left out: ${cBinary.missing}`);
     const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)} %`;
-    /** One pgbench run through a process, with the CPU time that process spent per transaction. */
-    const measured = async (url: string, pid: number | undefined, args: string[]) => {
-      const before = cpuSeconds(pid);
-      const result = await pgbench(url, args);
-      const usPerTx = ((cpuSeconds(pid) - before) * 1e6) / (result.tps * seconds);
-      return { ...result, usPerTx };
+    /** One pgbench run through a path, with the CPU time its process spent per transaction. */
+    const measured = async (path: Path, args: string[], cores?: string) => {
+      const before = cpuSeconds(path.pid);
+      const result = await pgbench(path.url, args, cores);
+      return { ...result, usPerTx: ((cpuSeconds(path.pid) - before) * 1e6) / (result.tps * seconds) };
     };
-    const cpu = (us: number) => (Number.isNaN(us) ? '' : `, ${us.toFixed(0)} us CPU/tx`);
 
-    const d1 = await measured(direct, undefined, ['-S', '-c', '1']);
-    const r1 = await measured(relayed, relay.child.pid, ['-S', '-c', '1']);
-    const p1 = await measured(proxied, proxy.child.pid, ['-S', '-c', '1']);
-    const p50 = (r: { latencies?: number[] }) => percentile(r.latencies!, 50);
-    const p99 = (r: { latencies?: number[] }) => percentile(r.latencies!, 99);
-    say(`latency, select-only, 1 client: direct p50 ${p50(d1).toFixed(3)} ms p99 ${p99(d1).toFixed(3)} ms; relay p50 ${p50(r1).toFixed(3)} ms p99 ${p99(r1).toFixed(3)} ms (added ${(p50(r1) - p50(d1)).toFixed(3)} ms); proxy p50 ${p50(p1).toFixed(3)} ms p99 ${p99(p1).toFixed(3)} ms; proxy added p50 ${(p50(p1) - p50(d1)).toFixed(3)} ms (target <= 0.3 ms)`);
+    const placement = async (name: string, clientCores?: string) => {
+      say(`-- ${name}`);
+      const ms = (v: number) => `${v.toFixed(3)} ms`;
+      const latency: string[] = [];
+      let directP50 = 0;
+      for (const path of paths) {
+        const r = await measured(path, ['-S', '-c', '1'], clientCores);
+        const p50 = percentile(r.latencies, 50);
+        if (path.label === 'direct') directP50 = p50;
+        latency.push(`${path.label} p50 ${ms(p50)} p99 ${ms(percentile(r.latencies, 99))}${path.label === 'direct' ? '' : ` (adds ${ms(p50 - directP50)})`}`);
+      }
+      say(`latency, select-only, 1 client: ${latency.join('; ')}; target: the proxy adds <= 0.3 ms`);
+      for (const [label, args] of [
+        ['select-only', ['-S', '-c', '8', '-j', '2']],
+        ['TPC-B-like', ['-c', '8', '-j', '2']],
+      ] as const) {
+        const figures: string[] = [];
+        let base = 0;
+        for (const path of paths) {
+          const r = await measured(path, [...args], clientCores);
+          if (path.label === 'direct') {
+            base = r.tps;
+            figures.push(`direct ${r.tps.toFixed(0)} tps`);
+          } else {
+            figures.push(`${path.label} ${r.tps.toFixed(0)} tps (${pct(r.tps, base)} of direct${Number.isNaN(r.usPerTx) ? '' : `, ${r.usPerTx.toFixed(0)} us CPU/tx`})`);
+          }
+        }
+        say(`throughput, ${label}, 8 clients: ${figures.join('; ')}; target: the proxy >= 60 % of direct`);
+      }
+      say(`load average (1/5/15 min) ${load()}`);
+    };
 
-    for (const [label, args] of [
-      ['select-only', ['-S', '-c', '8', '-j', '2']],
-      ['TPC-B-like', ['-c', '8', '-j', '2']],
-    ] as const) {
-      const d = await measured(direct, undefined, [...args]);
-      const r = await measured(relayed, relay.child.pid, [...args]);
-      const p = await measured(proxied, proxy.child.pid, [...args]);
-      say(
-        `throughput, ${label}, 8 clients: direct ${d.tps.toFixed(0)} tps; relay ${r.tps.toFixed(0)} tps (${pct(r.tps, d.tps)} of direct${cpu(r.usPerTx)}); ` +
-          `proxy ${p.tps.toFixed(0)} tps (${pct(p.tps, d.tps)} of direct, target >= 60 %; ${pct(p.tps, r.tps)} of the relay${cpu(p.usPerTx)})`,
-      );
+    await placement('shared cores: pgbench, PostgreSQL and the relay or proxy on all cores');
+    const n = cpus().length;
+    if (n >= 2) {
+      const own = String(n - 1);
+      const rest = n === 2 ? '0' : `0-${n - 2}`;
+      pin(postmaster, rest, true);
+      for (const path of paths) if (path.pid) pin(path.pid, own);
+      await placement(`own core: PostgreSQL and pgbench on core(s) ${rest}, the relay or proxy on core ${own}`, rest);
+    } else {
+      say('own core: left out, this machine has one core');
     }
-    say(`load average (1/5/15 min) at end ${load()}`);
   } finally {
-    for (const { child } of [proxy, relay]) {
+    for (const { child } of children.reverse()) {
       child.kill('SIGTERM');
-      await new Promise((r) => child.on('exit', r));
+      if (child.exitCode === null) await new Promise((r) => child.on('exit', r));
     }
-    const captured = /CAPTURED (\d+) DROPPED (\d+)(?: MALFORMED (\d+))?/.exec(proxy.output());
-    if (captured) process.stdout.write(`captured records: ${captured[1]}, dropped: ${captured[2]}, malformed: ${captured[3] ?? 'n/a'}\n`);
-    await db.drop();
+    for (const s of children) {
+      const captured = /CAPTURED (\d+) DROPPED (\d+)(?: MALFORMED (\d+))?/.exec(s.output());
+      if (captured) say(`captured records (one proxy): ${captured[1]}, dropped: ${captured[2]}, malformed: ${captured[3] ?? 'n/a'}`);
+    }
+    postgres.child.kill('SIGTERM');
+    await new Promise((r) => postgres.child.on('exit', r));
+    if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
   }
 }
 
