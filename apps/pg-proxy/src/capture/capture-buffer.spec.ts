@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Topics } from '@vigil/contracts';
 import { MemoryBus } from '@vigil/messaging';
 import { createLogger } from '@vigil/platform';
-import { CaptureBuffer, type RecordSink } from './capture-buffer';
+import { CaptureBuffer, type RecordSink, serializeRecord } from './capture-buffer';
 
 const logger = createLogger('pg-proxy', 'silent');
 const dirs: string[] = [];
@@ -67,5 +67,25 @@ describe('CaptureBuffer publishing', () => {
     for (let turns = 0; capture.depth > 0 && turns < 10_000; turns++) await new Promise((r) => setImmediate(r));
     expect(sink.publishes).toEqual([3]);
     await capture.stop();
+  });
+});
+
+describe('serializeRecord', () => {
+  const head = { id: 'pgp_1', type: 'database.query', database_id: 'db_"odd"\\name', timestamp: '2026-11-21T10:00:00.000Z' };
+  const shared = { user: 'ana "x"', source_ip: '10.0.0.1', tls: false, port: 5432 };
+  const spread = (details: Record<string, unknown>, severity?: string) => ({ ...head, ...(severity ? { severity } : {}), details: { ...shared, ...details } });
+
+  it('writes what JSON.stringify of the spread record would, key for key', () => {
+    const details = { query: "SELECT '\\n\t\u2028' -- \"quoted\"", rows_affected: 3, objects: ['t'], error: { code: '42P01', message: 'x' } };
+    const text = serializeRecord(head, JSON.stringify(shared), details);
+    expect(text).toBe(JSON.stringify(spread(details)));
+    expect(JSON.parse(serializeRecord({ ...head, severity: 'warning' }, JSON.stringify(shared), details))).toEqual(spread(details, 'warning'));
+  });
+
+  it('handles empty details on either side, and lets the record override a shared field', () => {
+    expect(JSON.parse(serializeRecord(head, JSON.stringify(shared), {}))).toEqual(spread({}));
+    expect(JSON.parse(serializeRecord(head, '{}', { query: 'SELECT 1' }))).toEqual({ ...head, details: { query: 'SELECT 1' } });
+    expect(JSON.parse(serializeRecord(head, '{}', {}))).toEqual({ ...head, details: {} });
+    expect(JSON.parse(serializeRecord(head, JSON.stringify(shared), { user: 'override' })).details.user).toBe('override');
   });
 });

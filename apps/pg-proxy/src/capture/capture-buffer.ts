@@ -29,6 +29,17 @@ export interface CaptureBufferOptions {
 type CapturedRecord = AuditRecord & { id: string; database_id: string };
 
 /**
+ * A record as it waits: its JSON text (what is published and spilled, serialized once) and the
+ * fields the buffer itself needs.
+ */
+export interface SerializedRecord {
+  id: string;
+  type: string;
+  database_id: string;
+  json: string;
+}
+
+/**
  * The bounded path of captured records to `audit.ingest`. Records wait in memory; past
  * `maxRecords` the oldest are written to a spill segment on local disk (JSON lines), and a
  * publisher drains segments (oldest first) and then memory whenever the broker accepts. Segments
@@ -38,7 +49,7 @@ type CapturedRecord = AuditRecord & { id: string; database_id: string };
  * Records carry a producer id, so a publish that timed out here but landed is stored once.
  */
 export class CaptureBuffer {
-  private memory: CapturedRecord[] = [];
+  private memory: SerializedRecord[] = [];
   private segments: { path: string; bytes: number; records: number }[] = [];
   private spillBytes = 0;
   private spilledRecords = 0;
@@ -84,6 +95,11 @@ export class CaptureBuffer {
   }
 
   add(record: CapturedRecord): void {
+    this.addSerialized({ id: record.id, type: record.type, database_id: record.database_id, json: JSON.stringify(record) });
+  }
+
+  /** `add` for a record already serialized (its `json` must be the record with these id, type and database_id). */
+  addSerialized(record: SerializedRecord): void {
     if (this.full) {
       if (this.options.failMode(record.database_id) === 'open') {
         this.dropped++;
@@ -107,7 +123,7 @@ export class CaptureBuffer {
     let text = '';
     let kept = 0;
     for (const record of take) {
-      const line = `${JSON.stringify(record)}\n`;
+      const line = `${record.json}\n`;
       if (text.length + line.length > room && kept > 0) break;
       text += line;
       kept++;
@@ -131,8 +147,8 @@ export class CaptureBuffer {
     this.loop = this.run();
   }
 
-  private async publish(records: CapturedRecord[]): Promise<void> {
-    const messages = records.map((r) => ({ key: r.database_id, value: JSON.stringify(r), headers: { [MessageHeaders.messageId]: r.id, [MessageHeaders.eventType]: r.type } }));
+  private async publish(records: SerializedRecord[]): Promise<void> {
+    const messages = records.map((r) => ({ key: r.database_id, value: r.json, headers: { [MessageHeaders.messageId]: r.id, [MessageHeaders.eventType]: r.type } }));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`publish timed out after ${this.options.publishTimeoutMs} ms`)), this.options.publishTimeoutMs);
@@ -152,7 +168,10 @@ export class CaptureBuffer {
       const records = readFileSync(segment.path, 'utf8')
         .split('\n')
         .filter(Boolean)
-        .map((line) => JSON.parse(line) as CapturedRecord);
+        .map((line) => {
+          const { id, type, database_id } = JSON.parse(line) as CapturedRecord;
+          return { id, type, database_id, json: line };
+        });
       const size = this.options.batchSize ?? 500;
       for (let i = 0; i < records.length; i += size) await this.publish(records.slice(i, i + size));
       unlinkSync(segment.path);
@@ -219,10 +238,23 @@ export class CaptureBuffer {
     await this.loop;
     if (this.memory.length) {
       const path = join(this.options.spillDir, `spill-${Date.now()}-${String(this.seq++).padStart(6, '0')}.jsonl`);
-      appendFileSync(path, this.memory.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      appendFileSync(path, this.memory.map((r) => `${r.json}\n`).join(''));
       this.options.logger.warn({ records: this.memory.length, path }, 'unpublished captures written to disk for the next start');
       this.spilledRecords += this.memory.length;
       this.memory = [];
     }
   }
+}
+
+/**
+ * The JSON text of a record whose details start with fields shared by every record of a session
+ * (`shared`, already serialized with JSON.stringify): they are serialized once per session rather
+ * than once per statement. `details` follow them (a key in both takes the value of `details`, as
+ * an object spread would). `id`, `type` and `severity` are ASCII identifiers and are written as is.
+ */
+export function serializeRecord(head: { id: string; type: string; database_id: string; timestamp: string; severity?: string }, shared: string, details: Record<string, unknown>): string {
+  const own = JSON.stringify(details);
+  const sharedInner = shared.length > 2 ? shared.slice(1, -1) : '';
+  const detailsText = own === '{}' ? `{${sharedInner}}` : sharedInner ? `{${sharedInner},${own.slice(1)}` : own;
+  return `{"id":"${head.id}","type":"${head.type}","database_id":${JSON.stringify(head.database_id)},"timestamp":"${head.timestamp}"${head.severity ? `,"severity":"${head.severity}"` : ''},"details":${detailsText}}`;
 }

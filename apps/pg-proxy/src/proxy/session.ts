@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { type SecureContext, TLSSocket } from 'node:tls';
 import type { AuditEventType } from '@vigil/contracts';
 import type { Logger } from '@vigil/platform';
-import type { CaptureBuffer } from '../capture/capture-buffer';
+import { type CaptureBuffer, serializeRecord } from '../capture/capture-buffer';
 import type { ActiveMaskRule, Decision, Enforcer, SessionIdentity } from '../enforcement/enforcer';
 import type { Catalog } from '../masking/catalog';
 import { type ColumnMask, computedRule, maskRow, planMasks } from '../masking/masking';
@@ -859,28 +859,26 @@ export class Session {
     }
   }
 
+  /** The details every record of this session starts with, serialized once (set on the first record). */
+  private sharedDetails: string | undefined;
+
   private record(type: AuditEventType, details: Record<string, unknown>, severity?: 'info' | 'warning' | 'critical') {
     if (!this.identity) return;
-    this.deps.capture.add({
-      id: `pgp_${randomUUID()}`,
-      type,
-      database_id: this.identity.databaseId,
-      timestamp: isoNow(),
-      ...(severity ? { severity } : {}),
-      details: {
-        user: this.identity.user,
-        source_ip: this.identity.sourceIp,
-        session_id: this.id,
-        ...(this.identity.application ? { client_application: this.identity.application } : {}),
-        database_name: this.databaseName,
-        db_type: 'postgresql',
-        host: this.deps.config.upstreamHost,
-        port: this.deps.config.upstreamPort,
-        tls: this.clientTls,
-        proxy_instance: this.deps.instance,
-        ...details,
-      } as Record<string, unknown>,
+    // TLS is negotiated before the startup packet, so nothing here changes once the identity is set.
+    this.sharedDetails ??= JSON.stringify({
+      user: this.identity.user,
+      source_ip: this.identity.sourceIp,
+      session_id: this.id,
+      ...(this.identity.application ? { client_application: this.identity.application } : {}),
+      database_name: this.databaseName,
+      db_type: 'postgresql',
+      host: this.deps.config.upstreamHost,
+      port: this.deps.config.upstreamPort,
+      tls: this.clientTls,
+      proxy_instance: this.deps.instance,
     });
+    const head = { id: `pgp_${randomUUID()}`, type, database_id: this.identity.databaseId, timestamp: isoNow(), severity };
+    this.deps.capture.addSerialized({ id: head.id, type, database_id: head.database_id, json: serializeRecord(head, this.sharedDetails, details) });
   }
 
   // ---------------------------------------------------------------- end
