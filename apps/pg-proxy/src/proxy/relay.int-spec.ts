@@ -215,6 +215,8 @@ describe('relay through the proxy, compared with a direct connection', () => {
     const records = mine();
     const types = records.map((r) => r.type);
     expect(types.slice(0, 2)).toEqual(['user.login_success', 'database.connection']);
+    // Statement records are built after their answer is written, but still before the disconnect.
+    expect(types.at(-1)).toBe('database.disconnect');
     const queries = records.filter((r) => r.type === 'database.query').map((r) => r.details as Record<string, unknown>);
     expect(queries).toEqual([
       expect.objectContaining({ query: 'SELECT id FROM items WHERE id < 4', statement_type: 'SELECT', objects: ['items'], rows_affected: 3 }),

@@ -150,6 +150,9 @@ export class Session {
   private params: Record<string, string> = {};
   private clientTls = false;
   private readonly pending: Pending[] = [];
+  /** Set while server answers are relayed; `deferred` holds the captures to build after their write. */
+  private draining = false;
+  private deferred: (() => void)[] = [];
   private readonly statements = new Map<string, StatementState>();
   private readonly portals = new Map<string, PortalState>();
   private txStatus = 'I';
@@ -526,6 +529,16 @@ export class Session {
   /** Relays what the server sent; returns a promise only when it had to wait (then it continues asynchronously). */
   private drainServer(out: Buffer[]): Promise<void> | undefined {
     const t0 = nowNs();
+    this.draining = true;
+    try {
+      return this.drainServerMessages(out, t0);
+    } finally {
+      this.draining = false;
+      this.runDeferred();
+    }
+  }
+
+  private drainServerMessages(out: Buffer[], t0: bigint): Promise<void> | undefined {
     try {
       let message: Message | undefined;
       while ((message = this.serverReader.next())) {
@@ -820,6 +833,21 @@ export class Session {
     const info = result.info ?? (result.text ? this.deps.analyzer.describe(result.text) : undefined);
     if (info?.ddl) this.deps.catalog.invalidate(this.databaseName);
     const durationMs = Number(nowNs() - result.startedAt) / 1e6;
+    // While server answers are being relayed, the record is built once they have been written:
+    // the client does not wait for its capture.
+    if (this.draining) this.deferred.push(() => this.capture(result, outcome, info, durationMs));
+    else this.capture(result, outcome, info, durationMs);
+  }
+
+  /** Runs what `finish` left for after the write, in order. */
+  private runDeferred() {
+    if (!this.deferred.length) return;
+    const work = this.deferred;
+    this.deferred = [];
+    for (const job of work) job();
+  }
+
+  private capture(result: ResultState, outcome: Parameters<Session['finish']>[1], info: StatementInfo | undefined, durationMs: number) {
     const rows = outcome.tag ? (rowsOfTag(outcome.tag) ?? result.rows) : result.rows;
     const details: Record<string, unknown> = {
       query: result.text.slice(0, 262_144),
@@ -902,6 +930,8 @@ export class Session {
     if (this.server && !this.server.destroyed) this.server.end();
     this.deps.unregister(this);
     if (this.server) this.deps.metrics.sessions.dec();
+    // Statements finished in the answer being relayed are recorded before the disconnect.
+    this.runDeferred();
     if (wasOpen && this.loggedIn) {
       this.record('database.disconnect', { session_duration_ms: Date.now() - this.started, statements: this.statementsCount });
     }
