@@ -122,7 +122,7 @@ interface Path {
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-pg-'));
   const pgPort = await freePort();
-  const children: Started[] = [];
+  const children: (Started & { label: string })[] = [];
   const postgres = await start(process.execPath, [resolve(__dirname, 'postgres-process.mjs'), dir, String(pgPort)], /READY (\d+)/);
   const postmaster = Number(postgres.match[1]);
   const direct = `postgres://postgres:bench@127.0.0.1:${pgPort}/postgres`;
@@ -132,12 +132,12 @@ async function main() {
     const proxy = await startNode('proxy-process.ts', [direct, 'postgres']);
     const proxySocket = await startNode('proxy-process.ts', [direct, 'postgres', dir]);
     const nodeRelay = await startNode('relay-process.ts', [direct]);
-    children.push(proxy, proxySocket, nodeRelay);
+    children.push({ ...proxy, label: 'proxy' }, { ...proxySocket, label: 'proxy (socket)' }, { ...nodeRelay, label: 'Node relay' });
     const cBinary = buildCRelay();
     const paths: Path[] = [{ label: 'direct', url: direct }];
     if (typeof cBinary === 'string') {
       const cRelay = await start(cBinary, ['0', String(pgPort)], /LISTENING (\d+)/);
-      children.push(cRelay);
+      children.push({ ...cRelay, label: 'C relay' });
       paths.push({ label: 'C relay', url: via(cRelay.match[1]!), pid: cRelay.child.pid });
     }
     paths.push(
@@ -203,13 +203,13 @@ async function main() {
       say('own core: left out, this machine has one core');
     }
   } finally {
-    for (const { child } of children.reverse()) {
+    for (const { child } of [...children].reverse()) {
       child.kill('SIGTERM');
       if (child.exitCode === null) await new Promise((r) => child.on('exit', r));
     }
     for (const s of children) {
       const captured = /CAPTURED (\d+) DROPPED (\d+)(?: MALFORMED (\d+))?/.exec(s.output());
-      if (captured) say(`captured records (one proxy): ${captured[1]}, dropped: ${captured[2]}, malformed: ${captured[3] ?? 'n/a'}`);
+      if (captured) say(`captured records, ${s.label}: ${captured[1]}, dropped: ${captured[2]}, malformed: ${captured[3] ?? 'n/a'}`);
     }
     postgres.child.kill('SIGTERM');
     await new Promise((r) => postgres.child.on('exit', r));
