@@ -1,8 +1,6 @@
-import { connect } from 'node:net';
 import { createTestDatabase, type TestDatabase, waitFor } from '@vigil/testing';
 import { Client } from 'pg';
-import { encodeCancel } from '../protocol/messages';
-import { snapshot, startTestProxy, type TestProxy } from '../testing/test-proxy';
+import { cancelLongSleep, snapshot, startTestProxy, type TestProxy } from '../testing/test-proxy';
 
 // PROXY_UPSTREAM_SOCKET_DIR: the proxy on the database host reaches the server through its
 // Unix-domain socket. Sessions, cancels and the masking catalog all go that way.
@@ -46,19 +44,9 @@ it('routes a cancel request over the socket to the session backend', async () =>
   const client = new Client({ connectionString: proxy.url(db.name) });
   await client.connect();
   try {
-    const c = client as unknown as { processID: number; secretKey: number };
-    const backend = (await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
-    const started = Date.now();
-    const sleeping = client.query('SELECT pg_sleep(30)').catch((e: { code: string }) => e);
-    await waitFor(async () => (await db.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query LIKE 'SELECT pg_sleep%' AND state = 'active'`, [backend])).length > 0, 5000, 'the sleep to start');
-    const secret = Buffer.alloc(4);
-    secret.writeInt32BE(c.secretKey);
-    await new Promise<void>((resolve) => {
-      const s = connect({ host: '127.0.0.1', port: proxy.port }, () => s.end(encodeCancel(c.processID, secret)));
-      s.on('close', () => resolve());
-    });
-    expect(((await sleeping) as { code: string }).code).toBe('57014');
-    expect(Date.now() - started).toBeLessThan(20_000);
+    const cancelled = await cancelLongSleep(proxy.port, client, db);
+    expect(cancelled.code).toBe('57014');
+    expect(cancelled.ms).toBeLessThan(20_000);
   } finally {
     await client.end();
   }

@@ -1,14 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AuditRecord, type PolicySnapshot, Topics } from '@vigil/contracts';
 import { MemoryBus } from '@vigil/messaging';
 import { createLogger, createMetricsRegistry } from '@vigil/platform';
-import { testServerUrl } from '@vigil/testing';
+import { type TestDatabase, testServerUrl, waitFor } from '@vigil/testing';
+import type { Client } from 'pg';
 import { CaptureBuffer, type RecordSink } from '../capture/capture-buffer';
 import { Enforcer } from '../enforcement/enforcer';
 import { Catalog } from '../masking/catalog';
 import { PolicyStore } from '../policies/policy-store';
+import { encodeCancel } from '../protocol/messages';
 import { createProxyMetrics } from '../proxy/proxy.metrics';
 import { ProxyServer } from '../proxy/proxy.server';
 import type { ProxyConfigView } from '../proxy/session';
@@ -122,4 +125,25 @@ export async function startTestProxy(options: { config?: Partial<ProxyConfigView
       if (!options.spillDir) rmSync(spillDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Runs `pg_sleep(30)` on a client connected through the proxy, waits until the server runs it, and
+ * sends a CancelRequest to the proxy with the key the client holds. Resolves with the sleep's
+ * error code, how long it ran, the server backend's pid and the pid the client was given.
+ */
+export async function cancelLongSleep(proxyPort: number, client: Client, db: TestDatabase): Promise<{ code: string; ms: number; backend: number; clientPid: number }> {
+  const key = client as unknown as { processID: number; secretKey: number };
+  const backend = (await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+  const started = Date.now();
+  const sleeping = client.query('SELECT pg_sleep(30)').catch((e: { code: string }) => e);
+  await waitFor(async () => (await db.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND query LIKE 'SELECT pg_sleep%' AND state = 'active'`, [backend])).length > 0, 5000, 'the sleep to start');
+  const secret = Buffer.alloc(4);
+  secret.writeInt32BE(key.secretKey);
+  await new Promise<void>((resolve) => {
+    const s = connect({ host: '127.0.0.1', port: proxyPort }, () => s.end(encodeCancel(key.processID, secret)));
+    s.on('close', () => resolve());
+  });
+  const { code } = (await sleeping) as { code: string };
+  return { code, ms: Date.now() - started, backend, clientPid: key.processID };
 }
