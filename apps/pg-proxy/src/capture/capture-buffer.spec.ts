@@ -29,7 +29,10 @@ function buffer(sink: RecordSink, options: { lingerMs?: number; batchSize?: numb
   return new CaptureBuffer({ sink, logger, maxRecords: 1000, spillDir, maxSpillBytes: 1_000_000, publishTimeoutMs: 5000, failMode: () => 'open', ...options });
 }
 
-const record = (i: number) => ({ id: `pgp_${i}`, type: 'database.query' as const, database_id: 'db_shop', timestamp: new Date(0).toISOString(), details: { query: `SELECT ${i}` } });
+const record = (i: number) => {
+  const r = { id: `pgp_${i}`, type: 'database.query' as const, database_id: 'db_shop', timestamp: new Date(0).toISOString(), details: { query: `SELECT ${i}` } };
+  return { id: r.id, type: r.type, database_id: r.database_id, json: JSON.stringify(r) };
+};
 
 describe('CaptureBuffer publishing', () => {
   it('publishes records added before its loop first waited (no record left behind until the next one)', async () => {

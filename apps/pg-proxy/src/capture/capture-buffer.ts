@@ -94,12 +94,8 @@ export class CaptureBuffer {
     return !this.full || this.options.failMode(databaseId) === 'open';
   }
 
-  add(record: CapturedRecord): void {
-    this.addSerialized({ id: record.id, type: record.type, database_id: record.database_id, json: JSON.stringify(record) });
-  }
-
-  /** `add` for a record already serialized (its `json` must be the record with these id, type and database_id). */
-  addSerialized(record: SerializedRecord): void {
+  /** Takes a record already serialized: its `json` is the record with these id, type and database_id. */
+  add(record: SerializedRecord): void {
     if (this.full) {
       if (this.options.failMode(record.database_id) === 'open') {
         this.dropped++;

@@ -150,8 +150,7 @@ export class Session {
   private params: Record<string, string> = {};
   private clientTls = false;
   private readonly pending: Pending[] = [];
-  /** Set while server answers are relayed; `deferred` holds the captures to build after their write. */
-  private draining = false;
+  /** Captures of finished statements, built once the answer being relayed has been written. */
   private deferred: (() => void)[] = [];
   private readonly statements = new Map<string, StatementState>();
   private readonly portals = new Map<string, PortalState>();
@@ -529,11 +528,9 @@ export class Session {
   /** Relays what the server sent; returns a promise only when it had to wait (then it continues asynchronously). */
   private drainServer(out: Buffer[]): Promise<void> | undefined {
     const t0 = nowNs();
-    this.draining = true;
     try {
       return this.drainServerMessages(out, t0);
     } finally {
-      this.draining = false;
       this.runDeferred();
     }
   }
@@ -833,10 +830,9 @@ export class Session {
     const info = result.info ?? (result.text ? this.deps.analyzer.describe(result.text) : undefined);
     if (info?.ddl) this.deps.catalog.invalidate(this.databaseName);
     const durationMs = Number(nowNs() - result.startedAt) / 1e6;
-    // While server answers are being relayed, the record is built once they have been written:
-    // the client does not wait for its capture.
-    if (this.draining) this.deferred.push(() => this.capture(result, outcome, info, durationMs));
-    else this.capture(result, outcome, info, durationMs);
+    // Statements finish while server answers are relayed (onServerMessage); the record is built
+    // once the answer has been written, so the client does not wait for its capture.
+    this.deferred.push(() => this.capture(result, outcome, info, durationMs));
   }
 
   /** Runs what `finish` left for after the write, in order. */
@@ -906,7 +902,7 @@ export class Session {
       proxy_instance: this.deps.instance,
     });
     const head = { id: `pgp_${randomUUID()}`, type, database_id: this.identity.databaseId, timestamp: isoNow(), severity };
-    this.deps.capture.addSerialized({ id: head.id, type, database_id: head.database_id, json: serializeRecord(head, this.sharedDetails, details) });
+    this.deps.capture.add({ id: head.id, type, database_id: head.database_id, json: serializeRecord(head, this.sharedDetails, details) });
   }
 
   // ---------------------------------------------------------------- end
