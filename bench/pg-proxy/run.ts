@@ -6,8 +6,8 @@
  *
  *   node -r @swc-node/register bench/pg-proxy/run.ts       (npm run bench:pg-proxy)
  *
- * The benchmark starts a PostgreSQL server of its own (postgres-process.mjs) so that it may move
- * that server's processes between cores. Every path is measured in the same run:
+ * The benchmark starts a PostgreSQL server of its own (the proxy tests' embedded-pg.mjs, with
+ * default durability) so that it may move that server's processes between cores. Every path is measured in the same run:
  *   - direct: pgbench to PostgreSQL over TCP;
  *   - C relay: the floor of any relay, a C epoll loop that only copies bytes (relay.c, built with
  *     the system's C compiler; left out, and said so, where there is none);
@@ -49,8 +49,11 @@ interface Started {
   match: RegExpExecArray;
 }
 
-async function start(command: string, args: string[], ready: RegExp): Promise<Started> {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: resolve(__dirname, '../..') });
+function start(command: string, args: string[], ready: RegExp): Promise<Started> {
+  return started(spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: resolve(__dirname, '../..') }), args, ready);
+}
+
+async function started(child: ChildProcess, args: string[], ready: RegExp): Promise<Started> {
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   const started = Date.now();
@@ -63,6 +66,13 @@ async function start(command: string, args: string[], ready: RegExp): Promise<St
 
 /** A TypeScript process of this folder, with the node flags of the service images (apps/*\/Dockerfile). */
 const startNode = (script: string, args: string[]) => start(process.execPath, ['--max-semi-space-size=32', '-r', '@swc-node/register', resolve(__dirname, script), ...args], /LISTENING (\d+)(?: (\d+))?/);
+
+/** The proxy tests' PostgreSQL (SCRAM for TCP clients, a socket in `dir`), with fsync on. */
+function startPostgres(dir: string, port: number): Promise<Started> {
+  const script = resolve(__dirname, '../../apps/pg-proxy/src/testing/embedded-pg.mjs');
+  const child = spawn(process.execPath, [script, dir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, EMBEDDED_PG_DURABLE: '1' } });
+  return started(child, [script], /READY (\d+) (\d+)/);
+}
 
 /** Builds relay.c with the system's C compiler, or says why not. */
 function buildCRelay(): string | { missing: string } {
@@ -123,9 +133,9 @@ async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-pg-'));
   const pgPort = await freePort();
   const children: (Started & { label: string })[] = [];
-  const postgres = await start(process.execPath, [resolve(__dirname, 'postgres-process.mjs'), dir, String(pgPort)], /READY (\d+)/);
-  const postmaster = Number(postgres.match[1]);
-  const direct = `postgres://postgres:bench@127.0.0.1:${pgPort}/postgres`;
+  const postgres = await startPostgres(dir, pgPort);
+  const postmaster = Number(postgres.match[2]);
+  const direct = `postgres://postgres:admin-pass@127.0.0.1:${pgPort}/postgres`;
   const via = (port: string | number) => direct.replace(`:${pgPort}/`, `:${port}/`);
   try {
     await run('pgbench', ['-i', '-s', '10', '-q', direct]);
