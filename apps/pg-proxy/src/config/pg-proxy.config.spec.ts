@@ -26,7 +26,7 @@ describe('pg-proxy configuration', () => {
   });
 
   it('refuses a relative socket directory, and TLS toward the server through a Unix-domain socket', () => {
-    expect(() => loadConfig('pg-proxy', pgProxyConfigSpec, { PROXY_UPSTREAM_SOCKET_DIR: 'run/postgresql' })).toThrow(/PROXY_UPSTREAM_SOCKET_DIR must be an absolute directory path/);
+    expect(() => loadConfig('pg-proxy', pgProxyConfigSpec, { PROXY_UPSTREAM_SOCKET_DIR: 'run/postgresql' })).toThrow(/PROXY_UPSTREAM_SOCKET_DIR must be an absolute path/);
     const config = loadConfig('pg-proxy', pgProxyConfigSpec, { PROXY_UPSTREAM_SOCKET_DIR: '/run/postgresql', PROXY_UPSTREAM_TLS: 'require' });
     expect(() => proxyConfigView(config)).toThrow(/PROXY_UPSTREAM_TLS=require cannot be honoured through PROXY_UPSTREAM_SOCKET_DIR/);
   });

@@ -1,27 +1,7 @@
-import { env, type Field } from '@vigil/platform';
+import { env } from '@vigil/platform';
 
 const failModeItem = /^[A-Za-z0-9_.-]+:(open|closed)$/;
 const databaseIdItem = /^[^:,]+:db_[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
-
-/**
- * A variable that no longer exists and must not be set: the proxy refuses to start rather than
- * silently change what it enforces for an operator who still relies on it.
- */
-function removed(instead: string): Field<undefined> {
-  return {
-    description: `removed: ${instead}`,
-    secret: false,
-    parse: (raw) => (raw === undefined || raw.trim() === '' ? { ok: true, value: undefined } : { ok: false, message: `was removed: ${instead}` }),
-  };
-}
-
-function optionalAbsolutePath(): Field<string | undefined> {
-  return {
-    description: 'an absolute directory path',
-    secret: false,
-    parse: (raw) => (raw === undefined || raw.trim() === '' ? { ok: true, value: undefined } : raw.startsWith('/') ? { ok: true, value: raw } : { ok: false, message: `must be an absolute directory path (got "${raw}")` }),
-  };
-}
 
 /** Variables of the PostgreSQL audit proxy (docs/proxy.md#configuration). Validated at start. */
 export const pgProxyConfigSpec = {
@@ -35,7 +15,7 @@ export const pgProxyConfigSpec = {
    * proxy on the database host: sessions, cancels and catalog lookups then reach the server through
    * `<dir>/.s.PGSQL.<port of PROXY_UPSTREAM>`, which costs less per round trip than TCP.
    */
-  PROXY_UPSTREAM_SOCKET_DIR: optionalAbsolutePath(),
+  PROXY_UPSTREAM_SOCKET_DIR: env.optionalAbsolutePath(),
   /** TLS toward clients: disabled (answer N to SSLRequest), allowed, or required (refuse plaintext sessions). */
   PROXY_TLS_MODE: env.oneOf(['disabled', 'allowed', 'required'] as const, { default: 'disabled' }),
   PROXY_TLS_CERT_FILE: env.optionalString(),
@@ -67,7 +47,7 @@ export const pgProxyConfigSpec = {
    * the ingest pipeline alike; a proxy-wide list made the two disagree (the proxy let a statement run
    * that the pipeline recorded as blocked). docs/policies.md#shadow-mode
    */
-  PROXY_SHADOW_POLICIES: removed('set "enforcement_mode": "shadow" on the policies to try instead (docs/policies.md#shadow-mode)'),
+  PROXY_SHADOW_POLICIES: env.removed('set "enforcement_mode": "shadow" on the policies to try instead (docs/policies.md#shadow-mode)'),
   /** How long shutdown waits for sessions to end before closing them. */
   PROXY_SHUTDOWN_GRACE_MS: env.int({ min: 0, max: 3_600_000, default: 30_000 }),
   /** Where the policy service answers RPC: the proxy loads every policy's state from it at start. */

@@ -79,7 +79,7 @@ export class ProxyService implements OnApplicationBootstrap, OnModuleDestroy, Be
       onDropped: (n) => holder.metrics?.dropped.inc(n),
     });
     const metrics = (holder.metrics = createProxyMetrics(registry, () => this.capture.depth));
-    this.catalog = new Catalog({ host: config.PROXY_UPSTREAM_SOCKET_DIR ?? view.upstreamHost, port: view.upstreamPort, user: config.PROXY_CATALOG_USER, password: config.PROXY_CATALOG_PASSWORD, ssl: !view.upstreamSocket && (view.upstreamTls === 'require' || view.upstreamTls === 'verify-full') });
+    this.catalog = new Catalog({ host: config.PROXY_UPSTREAM_SOCKET_DIR ?? view.upstreamHost, port: view.upstreamPort, user: config.PROXY_CATALOG_USER, password: config.PROXY_CATALOG_PASSWORD, ssl: view.upstreamTls === 'require' || view.upstreamTls === 'verify-full' });
     this.server = new ProxyServer({
       host: config.PROXY_LISTEN_HOST,
       port: config.PROXY_LISTEN_PORT,

@@ -86,6 +86,17 @@ export const env = {
         return { ok: false, message: 'must be a valid URL' };
       }
     }),
+  /** An absolute filesystem path, or unset. */
+  optionalAbsolutePath: (opts: Omit<Common<string>, 'default'> = {}) =>
+    field<string | undefined>({ ...opts, optional: true }, 'an absolute path', (raw) =>
+      raw.startsWith('/') ? { ok: true, value: raw } : { ok: false, message: `must be an absolute path (got "${shown(raw)}")` },
+    ),
+  /**
+   * A variable that no longer exists and must stay unset: the service refuses to start rather than
+   * silently ignore what an operator still relies on. `instead` says what replaces it.
+   */
+  removed: (instead: string) =>
+    field<undefined>({ optional: true, description: `removed: ${instead}` }, 'unset', () => ({ ok: false, message: `was removed: ${instead}` })),
   /** Comma-separated list, e.g. `KAFKA_BROKERS=host1:9092,host2:9092`. */
   list: (opts: Common<string[]> & { optional?: boolean; item?: RegExp; itemDescription?: string } = {}) =>
     field<string[]>(opts, 'a comma-separated list', (raw) => {
