@@ -8,14 +8,14 @@ const root = resolve(__dirname, '..');
 
 module.exports = (env = {}) => {
   const app = env.app;
-  if (!app) throw new Error('usage: webpack --env app=<name>');
+  if (!app) throw new Error('usage: webpack --env app=<name> [--env entry=<path of another entry point>]');
   const alias = {};
   for (const [name, [target]] of Object.entries(compilerOptions.paths)) alias[`${name}$`] = resolve(root, target);
   return {
     mode: 'production',
     target: 'node24',
     context: root,
-    entry: resolve(root, `apps/${app}/src/main.ts`),
+    entry: resolve(root, env.entry ?? `apps/${app}/src/main.ts`),
     output: { path: resolve(root, `dist/apps/${app}`), filename: 'main.js', clean: true },
     devtool: 'source-map',
     optimization: { minimize: false, nodeEnv: false },

@@ -1,4 +1,4 @@
-// First: replaces two kafkajs internals before kafkajs loads (see the module).
+// First: replaces three kafkajs internals before kafkajs loads (see the module).
 import { kafkajsInternalsReplaced } from './kafkajs-internals';
 import type { TopicSpec } from '@vigil/contracts';
 import type { Logger, Registry } from '@vigil/platform';

@@ -12,7 +12,7 @@
  *   from Node's buffer pool and writes varints in place. Safe because an encoder only ever
  *   exposes `buf.slice(0, offset)` and writes every byte below `offset`.
  *
- * Both are installed into Node's module cache under kafkajs's own paths, so kafkajs's `require`
+ * All three are installed into Node's module cache under kafkajs's own paths, so kafkajs's `require`
  * finds them. This module must be imported before anything imports kafkajs: `kafka-bus.ts`, the
  * only importer, imports it first, and `kafkajsInternalsReplaced` says whether it took effect.
  */
@@ -116,15 +116,24 @@ export function poolingEncoder(Original: EncoderClass): EncoderClass {
   };
 }
 
+declare const __non_webpack_require__: NodeJS.Require | undefined;
+
+/**
+ * Node's own `require`, also inside the services' webpack bundles (tools/webpack.app.config.js),
+ * where `require` is webpack's: its `resolve` gives module ids, its `cache` is not Node's, and
+ * kafkajs stays an external package that Node loads. What is installed must be in Node's cache.
+ */
+const nodeRequire: NodeJS.Require = typeof __non_webpack_require__ === 'function' ? __non_webpack_require__ : require;
+
 function kafkajsRoot(): string {
-  return dirname(require.resolve('kafkajs/package.json'));
+  return dirname(nodeRequire.resolve('kafkajs/package.json'));
 }
 
 /** Paths of kafkajs's own modules that `replaceKafkajsInternals` installs (exported for tests). */
 export function kafkajsInternalPaths() {
   const root = kafkajsRoot();
   return {
-    main: require.resolve('kafkajs'),
+    main: nodeRequire.resolve('kafkajs'),
     groupMessagesPerPartition: join(root, 'src/producer/groupMessagesPerPartition.js'),
     crc32c: join(root, 'src/protocol/recordBatch/crc32C/index.js'),
     encoder: join(root, 'src/protocol/encoder.js'),
@@ -134,21 +143,31 @@ export function kafkajsInternalPaths() {
 function replaceKafkajsInternals(): boolean {
   const paths = kafkajsInternalPaths();
   // Too late once kafkajs is loaded: its modules captured the originals.
-  if (require.cache[paths.main]) return false;
+  if (nodeRequire.cache[paths.main]) return false;
   const install = (path: string, exports: unknown) => {
-    const Module = require('node:module') as { new (id: string): NodeJS.Module & { filename: string; loaded: boolean } };
+    const Module = nodeRequire('node:module') as { new (id: string): NodeJS.Module & { filename: string; loaded: boolean } };
     const module = new Module(path);
     module.filename = path;
     module.loaded = true;
     module.exports = exports;
-    require.cache[path] = module;
+    nodeRequire.cache[path] = module;
   };
   install(paths.groupMessagesPerPartition, groupMessagesPerPartition);
   install(paths.crc32c, crc32c);
   // Loaded here first (it requires nothing of kafkajs that captures it), then swapped for the subclass.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  install(paths.encoder, poolingEncoder(require(paths.encoder) as EncoderClass));
+  install(paths.encoder, poolingEncoder(nodeRequire(paths.encoder) as EncoderClass));
   return true;
 }
 
 export const kafkajsInternalsReplaced = replaceKafkajsInternals();
+
+/** Which replacements Node's module cache holds under kafkajs's paths (what kafkajs's own `require` gets). */
+export function installedKafkajsInternals() {
+  const paths = kafkajsInternalPaths();
+  return {
+    groupingInstalled: nodeRequire.cache[paths.groupMessagesPerPartition]?.exports === groupMessagesPerPartition,
+    crcInstalled: nodeRequire.cache[paths.crc32c]?.exports === crc32c,
+    encoderInstalled: (nodeRequire.cache[paths.encoder]?.exports as { pooling?: boolean } | undefined)?.pooling === true,
+  };
+}
