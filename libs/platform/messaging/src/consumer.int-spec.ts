@@ -88,6 +88,25 @@ describe('InboxConsumer on PostgreSQL', () => {
       expect((await applied('upg')).map((r) => r.applied)).toEqual([1, 1, 1]);
     });
 
+    it('honours ids recorded before the upgrade for a redelivered range longer than one batch', async () => {
+      const byId = new InboxConsumer({ bus: new MemoryBus(), dataSource, schema: FIXTURE_SCHEMA, logger }, consumerFixtureOptions('upl', 'upl-group'));
+      await byId.processBatch([0, 1, 2, 3].map((o) => at('upl', 0, o, o + 1)));
+      // Redelivered in smaller batches after the upgrade: the second one lies past the first's position.
+      const byPosition = new InboxConsumer({ bus: new MemoryBus(), dataSource, schema: FIXTURE_SCHEMA, logger }, positional('upl', 'upl-group'));
+      await byPosition.processBatch([at('upl', 0, 0, 1), at('upl', 0, 1, 2)]);
+      await byPosition.processBatch([at('upl', 0, 2, 3), at('upl', 0, 3, 4), at('upl', 0, 4, 5)]);
+      expect((await applied('upl')).map((r) => r.applied)).toEqual([1, 1, 1, 1, 1]);
+    });
+
+    it('applies the first batch of a partition once when two consumers process it at the same time (a rebalance)', async () => {
+      const deps = { bus: new MemoryBus(), dataSource, schema: FIXTURE_SCHEMA, logger };
+      const a = new InboxConsumer(deps, positional('race', 'race-group'));
+      const b = new InboxConsumer(deps, positional('race', 'race-group'));
+      const batch = [at('race', 0, 0, 1), at('race', 0, 1, 2)];
+      await Promise.all([a.processBatch(batch), b.processBatch(batch)]);
+      expect((await applied('race')).map((r) => r.applied)).toEqual([1, 1]);
+    });
+
     it('leaves the position where it was when the batch rolls back', async () => {
       const options = positional('rb', 'rb-group');
       let fail = true;

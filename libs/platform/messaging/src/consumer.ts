@@ -32,7 +32,10 @@ export interface InboxConsumerOptions<T> {
    * inbox. `log-position`: for topics whose messages have no id of their own (the id is the
    * message's place in the log, as on audit.ingest), the highest applied offset per topic and
    * partition is recorded instead: one row per batch rather than one per message. Needs
-   * `inboxPositionsMigration` in the service's migrations.
+   * `inboxPositionsMigration` in the service's migrations. While the inbox holds ids this
+   * consumer recorded before (it used `message-id` earlier), they are checked as well, one indexed
+   * read per batch; replicas still on `message-id` cannot see positions, so switch without
+   * running both versions side by side.
    */
   dedupe?: 'message-id' | 'log-position';
   /**
@@ -184,29 +187,36 @@ export class InboxConsumer<T> {
   }
 
   /**
-   * Items of one batch come from one partition, in offset order. The partition's row is locked
-   * for the transaction, so a second consumer of the partition (after a rebalance) waits and then
-   * sees the new position.
+   * Whether this consumer ever recorded message ids in the inbox (it did before it used log
+   * positions, or an older replica of it still does): then ids are checked too. Read once.
+   */
+  private idsRecorded: boolean | undefined;
+
+  /**
+   * Items of one batch come from one partition, in offset order. The partition's row is created if
+   * need be and locked for the transaction, so a second consumer of the partition (after a
+   * rebalance, even on its first batch) waits and then sees the new position.
    */
   private async applyByPosition(items: ConsumedMessage<T>[]): Promise<void> {
     const { topic, partition } = items[0]!.message;
     await this.deps.dataSource.transaction(async (manager) => {
-      const [row]: { last_offset: string }[] = await manager.query(
-        `SELECT last_offset::text FROM ${this.positions} WHERE consumer = $1 AND topic = $2 AND partition = $3 FOR UPDATE`,
-        [this.options.name, topic, partition],
-      );
-      let unseen: ConsumedMessage<T>[];
-      if (row) {
-        const last = BigInt(row.last_offset);
-        unseen = items.filter((i) => BigInt(i.message.offset) > last);
-      } else {
-        // First batch of this partition under positions: messages applied before were recorded by id.
+      const key = [this.options.name, topic, partition];
+      await manager.query(`INSERT INTO ${this.positions} (consumer, topic, partition, last_offset) VALUES ($1, $2, $3, -1) ON CONFLICT DO NOTHING`, key);
+      const [row]: { last_offset: string }[] = await manager.query(`SELECT last_offset::text FROM ${this.positions} WHERE consumer = $1 AND topic = $2 AND partition = $3 FOR UPDATE`, key);
+      const last = BigInt(row!.last_offset);
+      let unseen = items.filter((i) => BigInt(i.message.offset) > last);
+      if (this.idsRecorded === undefined) {
+        const [found]: { used: boolean }[] = await manager.query(`SELECT EXISTS (SELECT 1 FROM ${this.inbox} WHERE consumer = $1) AS used`, [this.options.name]);
+        this.idsRecorded = found!.used;
+      }
+      if (this.idsRecorded && unseen.length) {
+        // Messages applied by id and redelivered past the position (a batch of any length).
         const known: { message_id: string }[] = await manager.query(
           `SELECT message_id FROM ${this.inbox} WHERE consumer = $1 AND message_id = ANY($2::text[])`,
-          [this.options.name, items.map((i) => i.messageId)],
+          [this.options.name, unseen.map((i) => i.messageId)],
         );
         const seen = new Set(known.map((k) => k.message_id));
-        unseen = items.filter((i) => !seen.has(i.messageId));
+        unseen = unseen.filter((i) => !seen.has(i.messageId));
       }
       if (unseen.length < items.length) this.logger.info({ duplicates: items.length - unseen.length }, 'skipped redelivered messages');
       if (unseen.length) {
