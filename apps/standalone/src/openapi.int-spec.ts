@@ -47,6 +47,19 @@ describe('OpenAPI document', () => {
     expect([...documented].filter((r) => !served.has(r))).toEqual([]);
   });
 
+  it('documents the paging parameters of every list as numbers', () => {
+    const paging: { operation: string; name: string; type: unknown }[] = [];
+    for (const [path, item] of Object.entries<Record<string, { parameters?: { name: string; in: string; schema?: { type?: unknown } }[] }>>(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const p of operation.parameters ?? []) {
+          if (p.in === 'query' && (p.name === 'page' || p.name === 'per_page')) paging.push({ operation: `${method.toUpperCase()} ${path}`, name: p.name, type: p.schema?.type });
+        }
+      }
+    }
+    expect(paging.length).toBeGreaterThan(10);
+    expect(paging.filter((p) => p.type !== 'number' && p.type !== 'integer')).toEqual([]);
+  });
+
   it('names the scope of every operation that needs a credential, and documents its errors as problem documents', () => {
     for (const [path, item] of Object.entries<Record<string, any>>(document.paths)) {
       for (const [method, operation] of Object.entries<any>(item)) {
