@@ -61,6 +61,20 @@ describe('afterCommit (PostgreSQL)', () => {
     expect(seen).toEqual(['outer', 'inner, released']);
   });
 
+  it('keeps work of a released savepoint when a later sibling savepoint rolls back', async () => {
+    const seen: string[] = [];
+    await dataSource.transaction(async (manager) => {
+      await manager.transaction(async (inner) => afterCommit(inner, () => seen.push('released')));
+      await expect(
+        manager.transaction(async (inner) => {
+          afterCommit(inner, () => seen.push('rolled back'));
+          throw new Error('sibling abort');
+        }),
+      ).rejects.toThrow('sibling abort');
+    });
+    expect(seen).toEqual(['released']);
+  });
+
   it('runs at once outside a transaction, and a throwing callback does not fail the commit', async () => {
     const seen: string[] = [];
     afterCommit(dataSource.manager, () => seen.push('now'));

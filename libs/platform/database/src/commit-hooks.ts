@@ -48,10 +48,16 @@ function safely(callback: () => void) {
 @EventSubscriber()
 export class CommitHooks implements EntitySubscriberInterface {
   afterTransactionCommit(event: TransactionCommitEvent): void {
-    // A released savepoint is not a commit: wait for the outermost transaction.
-    if (event.queryRunner.isTransactionActive) return;
     const list = pending.get(event.queryRunner);
     if (!list) return;
+    if (event.queryRunner.isTransactionActive) {
+      // A released savepoint is not a commit: its work now belongs to the enclosing level (so a
+      // later rollback of a sibling savepoint at the same depth does not take it), and waits for
+      // the outermost commit.
+      const depth = depthOf(event.queryRunner);
+      for (const item of list) item.depth = Math.min(item.depth, depth);
+      return;
+    }
     pending.delete(event.queryRunner);
     for (const item of list) safely(item.callback);
   }
