@@ -89,12 +89,12 @@ export class PartitionsRepository {
     });
   }
 
-  /** Rows older than the cut-off that never got a partition of their own. */
   /** Hourly counts of days retention has dropped (docs/events.md#aggregate). */
   async purgeCounts(before: Date): Promise<void> {
     await this.dataSource.query(`DELETE FROM event_ingest.event_counts WHERE hour < $1`, [before.toISOString()]);
   }
 
+  /** Rows older than the cut-off that never got a partition of their own. */
   async purgeDefault(before: Date): Promise<number> {
     const result: { n: number }[] = await this.dataSource.query(
       `WITH gone AS (DELETE FROM event_ingest.events_default WHERE "timestamp" < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
