@@ -89,7 +89,28 @@ function loadTsModule(path, imports = {}, cache = new Map()) {
  * still held to docs/configuration.md, and reported until it is deployed here or its deployment is
  * decided elsewhere.
  */
-const DEPLOYED = ['gateway', 'auth', 'policy', 'event-ingest', 'delivery'];
+const DEPLOYED = ['gateway', 'auth', 'policy', 'event-ingest', 'delivery', 'pg-proxy'];
+
+/**
+ * Where a deployed service departs, by design, from what the checks expect of a service (an HTTP
+ * port and maybe an RPC port, PostgreSQL only for its own schema, nothing written but /tmp, 45 s to
+ * stop). pg-proxy (docs/proxy.md) sits in front of the audited PostgreSQL servers.
+ */
+const PROFILES = {
+  'pg-proxy': {
+    // Named container port -> the variable that sets it (its default is the port the image exposes).
+    ports: { postgres: 'PROXY_LISTEN_PORT' },
+    // Reaches PostgreSQL (the servers it audits) without a schema of its own.
+    upstreamDatabase: true,
+    // The spill volume (PROXY_SPILL_DIR): the image creates and declares it, compose and
+    // Kubernetes mount a volume there. Dockerfile lines that name it are its only other difference.
+    stateDir: '/var/lib/vigil-proxy',
+    // Open sessions get PROXY_SHUTDOWN_GRACE_MS (30 s) to finish, then captures are flushed.
+    terminationGracePeriodSeconds: 60,
+  },
+};
+const profileOf = (svc) => PROFILES[svc.name] ?? {};
+const needsPostgres = (svc) => svc.usesDatabase || Boolean(profileOf(svc).upstreamDatabase);
 
 /** Dummy values that satisfy each secret's format, for running the config loaders. */
 const DUMMY_SECRETS = {
@@ -133,7 +154,13 @@ function loadCode() {
     };
     // Whom it calls: every <SERVICE>_RPC_ADDRESS it reads.
     const calls = Object.keys(spec).filter((k) => k.endsWith('_RPC_ADDRESS')).map(rpcTarget);
-    services.set(name, { name, app, defaultPort, rpcPort: rpcMatch ? Number(rpcMatch[1]) : undefined, usesDatabase, spec, calls });
+    // Other listening ports, by container port name, with the variable that sets each.
+    const extraPorts = Object.entries(PROFILES[name]?.ports ?? {}).map(([portName, variable]) => {
+      const port = Number(spec[variable]?.parse(undefined).value);
+      if (!port) throw new Error(`${src}: PROFILES names ${variable} for port "${portName}", which its config does not read with a default`);
+      return { name: portName, variable, port };
+    });
+    services.set(name, { name, app, defaultPort, rpcPort: rpcMatch ? Number(rpcMatch[1]) : undefined, extraPorts, usesDatabase, spec, calls });
   }
   const topics = loadTsModule('libs/contracts/src/topics.ts').TopicSpecs;
   const deployed = new Map([...services].filter(([name]) => DEPLOYED.includes(name)));
@@ -347,7 +374,7 @@ function checkDockerfiles(code) {
     const envs = runtime.filter((i) => i.getKeyword() === 'ENV').map(args).join(' ');
     check(/\bNODE_ENV=production\b/.test(envs), path, 'the runtime stage must set NODE_ENV=production');
     const expose = new Set(runtime.filter((i) => i.getKeyword() === 'EXPOSE').flatMap((i) => args(i).split(' ')).map((p) => p.replace(/\/tcp$/, '')));
-    const ports = new Set([String(svc.defaultPort), ...(svc.rpcPort ? [String(svc.rpcPort)] : [])]);
+    const ports = new Set([String(svc.defaultPort), ...(svc.rpcPort ? [String(svc.rpcPort)] : []), ...svc.extraPorts.map((p) => String(p.port))]);
     check(sameSet(expose, ports), path, `EXPOSE ${sorted(expose)}; ${svc.name} listens on ${sorted(ports)}`);
     const health = runtime.filter((i) => i.getKeyword() === 'HEALTHCHECK').map(args).at(-1) ?? '';
     check(/CMD \[\s*"node"/.test(health) && health.includes('/health/live') && health.includes(String(svc.defaultPort)), path, 'HEALTHCHECK must run node (exec form) against /health/live on the service port');
@@ -365,10 +392,23 @@ function checkDockerfiles(code) {
         } else check(!ignored(src), at, `COPY source ${src} is excluded by .dockerignore`);
       }
     }
-    // Apart from the service name and ports, all five must be the same file.
+    const { stateDir } = profileOf(svc);
+    if (stateDir) {
+      const volumes = runtime.filter((i) => i.getKeyword() === 'VOLUME').map(args).join(' ');
+      check(volumes.includes(stateDir), path, `the runtime stage must declare VOLUME ${stateDir} (the only writable path besides /tmp)`);
+    }
+    // Apart from the service name, ports, comments and its state folder, all must be the same file.
     let shape = text.split(svc.app).join('<app>').split(String(svc.defaultPort)).join('<http>');
     if (svc.rpcPort) shape = shape.split(String(svc.rpcPort)).join('<rpc>');
-    shape = shape.replace(/^# Vigil <app>:.*$/m, '').replace(/^EXPOSE .*$/m, 'EXPOSE');
+    for (const p of svc.extraPorts) shape = shape.split(String(p.port)).join(`<${p.name}>`);
+    shape = shape
+      .replace(/\\\r?\n/g, ' ')
+      .split('\n')
+      .filter((line) => !/^\s*#/.test(line))
+      .map((line) => line.replace(/^EXPOSE .*$/, 'EXPOSE').replace(/\s+/g, ' ').trim())
+      .map((line) => (stateDir ? line.split(' && ').filter((part) => !part.includes(stateDir)).join(' && ') : line))
+      .filter((line) => line && !(stateDir && line.includes(stateDir)))
+      .join('\n');
     normalised.set(path, shape);
   }
   const shapes = [...normalised.entries()];
@@ -466,10 +506,15 @@ function checkCompose(code, docs) {
     check(service.read_only === true && (service.tmpfs ?? []).includes('/tmp'), `${where} ${svc.name}`, 'must run read_only with a tmpfs on /tmp (as in Kubernetes)');
     check(String(service.user ?? '10001:10001').startsWith('10001'), `${where} ${svc.name}`, 'must run as uid 10001');
     const deps = Array.isArray(service.depends_on) ? Object.fromEntries(service.depends_on.map((d) => [d, { condition: 'service_started' }])) : service.depends_on ?? {};
-    if (svc.usesDatabase) {
+    if (needsPostgres(svc)) {
       for (const dep of ['postgres', 'kafka']) check(deps[dep]?.condition === 'service_healthy', `${where} ${svc.name}`, `must depend on ${dep} being healthy`);
     } else {
       check(!deps.postgres, `${where} ${svc.name}`, 'has no database and should not depend on postgres');
+    }
+    const { stateDir } = profileOf(svc);
+    if (stateDir) {
+      const mounts = (service.volumes ?? []).map((v) => (typeof v === 'string' ? v.split(':')[1] : v.target));
+      check(mounts.includes(stateDir), `${where} ${svc.name}`, `must mount a volume at ${stateDir} (the root filesystem is read-only)`);
     }
     const raw = service.environment ?? {};
     const env = Array.isArray(raw) ? Object.fromEntries(raw.map((e) => e.split(/=(.*)/s).slice(0, 2))) : raw;
@@ -643,7 +688,7 @@ function allowed(policies, namespaces, { from, to, port, protocol = 'TCP' }) {
 
 // ---------------------------------------------------------------------- Kubernetes overlays --
 
-const ALLOWED_SECRET_KEYS = new Set(['DATABASE_URL', 'VIGIL_ENCRYPTION_KEYS', 'AUDIT_ADMIN_PASSWORD', 'REDIS_URL']);
+const ALLOWED_SECRET_KEYS = new Set(['DATABASE_URL', 'VIGIL_ENCRYPTION_KEYS', 'AUDIT_ADMIN_PASSWORD', 'REDIS_URL', 'PROXY_CATALOG_PASSWORD']);
 const LITERAL_SECRET_PATTERNS = [
   [/[A-Za-z0-9+/]{43}=/, 'a base64 32-byte key'],
   [/[a-z][a-z0-9+.-]*:\/\/[^\s:/@${}]+:[^\s@${}]+@/i, 'a URL with a password'],
@@ -758,6 +803,15 @@ async function checkOverlay(overlay, objects, code, docs) {
     const httpPort = Number(plain.PORT ?? svc.defaultPort);
     check(portNamed('http') === httpPort, w, `container port "http" is ${portNamed('http')}, PORT is ${httpPort}`);
     if (svc.rpcPort) check(portNamed('rpc') === Number(plain.RPC_PORT ?? svc.rpcPort), w, `container port "rpc" is ${portNamed('rpc')}, RPC_PORT is ${plain.RPC_PORT ?? svc.rpcPort}`);
+    for (const p of svc.extraPorts) {
+      const port = Number(plain[p.variable] ?? p.port);
+      check(portNamed(p.name) === port, w, `container port "${p.name}" is ${portNamed(p.name)}, ${p.variable} is ${port}`);
+    }
+    const { stateDir } = profileOf(svc);
+    if (stateDir) {
+      const mount = (container.volumeMounts ?? []).find((m) => m.mountPath === stateDir);
+      check(mount && (podSpec.volumes ?? []).some((v) => v.name === mount.name), w, `needs a volume mounted at ${stateDir} (readOnlyRootFilesystem)`);
+    }
     const probePort = (probe) => (probe?.httpGet?.port === 'http' ? httpPort : probe?.httpGet?.port);
     check(container.livenessProbe?.httpGet?.path === '/health/live' && probePort(container.livenessProbe) === httpPort, w, 'livenessProbe must GET /health/live on the http port');
     check(container.readinessProbe?.httpGet?.path === '/health/ready' && probePort(container.readinessProbe) === httpPort, w, 'readinessProbe must GET /health/ready on the http port');
@@ -770,7 +824,8 @@ async function checkOverlay(overlay, objects, code, docs) {
         const target = typeof p.targetPort === 'string' ? portNamed(p.targetPort) : (p.targetPort ?? p.port);
         check((container.ports ?? []).some((c) => c.containerPort === target), where(service), `port ${p.name ?? p.port} targets ${p.targetPort}, which the container does not expose`);
       }
-      check(podSpec.terminationGracePeriodSeconds === 45, w, 'terminationGracePeriodSeconds must be 45');
+      const grace = profileOf(svc).terminationGracePeriodSeconds ?? 45;
+      check(podSpec.terminationGracePeriodSeconds === grace, w, `terminationGracePeriodSeconds must be ${grace}`);
       check(plain.SHUTDOWN_DRAIN_MS === '5000', w, `SHUTDOWN_DRAIN_MS must be 5000 behind a Service (is ${plain.SHUTDOWN_DRAIN_MS ?? 'unset'})`);
     }
     check(plain.MIGRATE_ON_START === undefined || plain.MIGRATE_ON_START === 'true', w, 'MIGRATE_ON_START must be true (deploy/README.md: migrations)');
@@ -864,6 +919,9 @@ async function checkOverlay(overlay, objects, code, docs) {
     flow(true, `monitoring -> ${svc.name}:${svc.defaultPort} (metrics)`, { from: monitoring, to: pod(svc.name), port: svc.defaultPort });
     if (svc.name !== 'gateway') flow(false, `the internet -> ${svc.name}:${svc.defaultPort}`, { from: anyoneOutside, to: pod(svc.name), port: svc.defaultPort });
     if (svc.name !== 'delivery') flow(false, `${svc.name} -> the internet :443`, { from: pod(svc.name), to: webhook, port: 443 });
+    for (const p of svc.extraPorts) {
+      flow(true, `another namespace -> ${svc.name}:${p.port} (${p.name})`, { from: otherNamespace, to: pod(svc.name), port: p.port });
+    }
     if (svc.rpcPort) {
       // Exactly the services whose config names this one's RPC address may call it.
       for (const other of code.deployed.values()) {
@@ -884,7 +942,7 @@ async function checkOverlay(overlay, objects, code, docs) {
     );
   for (const svc of code.deployed.values()) {
     const ports = egressPorts(pod(svc.name));
-    check(ports.has(5432) === svc.usesDatabase, `${overlay} NetworkPolicy`, `${svc.name} ${svc.usesDatabase ? 'needs' : 'must not have'} egress to PostgreSQL (5432)`);
+    check(ports.has(5432) === needsPostgres(svc), `${overlay} NetworkPolicy`, `${svc.name} ${needsPostgres(svc) ? 'needs' : 'must not have'} egress to PostgreSQL (5432)`);
     check(ports.has(9092), `${overlay} NetworkPolicy`, `${svc.name} needs egress to Kafka (9092)`);
     check(ports.has(6379) === (svc.name === 'gateway'), `${overlay} NetworkPolicy`, `${svc.name} ${svc.name === 'gateway' ? 'needs' : 'must not have'} egress to Redis (6379)`);
   }
