@@ -27,9 +27,7 @@ const constraints = [
 ];
 
 // Tests may also use the shared test helpers (fresh databases, topic prefixes, child processes).
-const testConstraints = constraints.map((c) =>
-  c.onlyDependOnLibsWithTags ? { ...c, onlyDependOnLibsWithTags: [...new Set([...c.onlyDependOnLibsWithTags, 'type:testing'])] } : c,
-);
+const testConstraints = constraints.map((c) => ({ ...c, onlyDependOnLibsWithTags: [...new Set([...c.onlyDependOnLibsWithTags, 'type:testing'])] }));
 
 export default [
   ...nx.configs['flat/base'],
