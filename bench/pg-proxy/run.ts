@@ -49,29 +49,33 @@ interface Started {
   match: RegExpExecArray;
 }
 
-function start(command: string, args: string[], ready: RegExp): Promise<Started> {
-  return started(spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: resolve(__dirname, '../..') }), args, ready);
+/** Every process this run started, ready or not, with a name: all are stopped at the end. */
+const spawned: { name: string; child: ChildProcess; output: () => string }[] = [];
+
+function start(name: string, command: string, args: string[], ready: RegExp): Promise<Started> {
+  return started(name, spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], cwd: resolve(__dirname, '../..') }), ready);
 }
 
-async function started(child: ChildProcess, args: string[], ready: RegExp): Promise<Started> {
+async function started(name: string, child: ChildProcess, ready: RegExp): Promise<Started> {
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
+  spawned.push({ name, child, output: () => out });
   const started = Date.now();
   while (!ready.test(out)) {
-    if (Date.now() - started > 120_000 || child.exitCode !== null) throw new Error(`${args.join(' ')} did not start: ${out}`);
+    if (Date.now() - started > 120_000 || child.exitCode !== null) throw new Error(`${name} did not start: ${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   return { child, output: () => out, match: ready.exec(out)! };
 }
 
 /** A TypeScript process of this folder, with the node flags of the service images (apps/*\/Dockerfile). */
-const startNode = (script: string, args: string[]) => start(process.execPath, ['--max-semi-space-size=32', '-r', '@swc-node/register', resolve(__dirname, script), ...args], /LISTENING (\d+)(?: (\d+))?/);
+const startNode = (name: string, script: string, args: string[]) => start(name, process.execPath, ['--max-semi-space-size=32', '-r', '@swc-node/register', resolve(__dirname, script), ...args], /LISTENING (\d+)(?: (\d+))?/);
 
 /** The proxy tests' PostgreSQL (SCRAM for TCP clients, a socket in `dir`), with fsync on. */
 function startPostgres(dir: string, port: number): Promise<Started> {
   const script = resolve(__dirname, '../../apps/pg-proxy/src/testing/embedded-pg.mjs');
   const child = spawn(process.execPath, [script, dir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, EMBEDDED_PG_DURABLE: '1' } });
-  return started(child, [script], /READY (\d+) (\d+)/);
+  return started('PostgreSQL', child, /READY (\d+) (\d+)/);
 }
 
 /** Builds relay.c with the system's C compiler, or says why not. */
@@ -107,11 +111,12 @@ function pin(pid: number, cores: string, children = false) {
   }
 }
 
-async function pgbench(url: string, args: string[], cores?: string): Promise<{ tps: number; latencies: number[] }> {
+async function pgbench(url: string, args: string[], cores?: string): Promise<{ tps: number; transactions: number; latencies: number[] }> {
   const logDir = mkdtempSync(join(tmpdir(), 'pgbench-log-'));
   const argv = [...args, '-n', '-T', String(seconds), '-l', '--log-prefix', join(logDir, 'tx'), url];
   const { stdout } = cores ? await run('taskset', ['-c', cores, 'pgbench', ...argv], { maxBuffer: 1 << 24 }) : await run('pgbench', argv, { maxBuffer: 1 << 24 });
   const tps = Number(/tps = ([\d.]+)/.exec(stdout)![1]);
+  const transactions = Number(/number of transactions actually processed: (\d+)/.exec(stdout)![1]);
   const latencies: number[] = [];
   for (const file of readdirSync(logDir)) {
     for (const line of readFileSync(join(logDir, file), 'utf8').split('\n')) {
@@ -120,7 +125,7 @@ async function pgbench(url: string, args: string[], cores?: string): Promise<{ t
     }
   }
   rmSync(logDir, { recursive: true, force: true });
-  return { tps, latencies: latencies.sort((a, b) => a - b) };
+  return { tps, transactions, latencies: latencies.sort((a, b) => a - b) };
 }
 
 interface Path {
@@ -132,22 +137,19 @@ interface Path {
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'bench-pg-'));
   const pgPort = await freePort();
-  const children: (Started & { label: string })[] = [];
-  const postgres = await startPostgres(dir, pgPort);
-  const postmaster = Number(postgres.match[2]);
   const direct = `postgres://postgres:admin-pass@127.0.0.1:${pgPort}/postgres`;
   const via = (port: string | number) => direct.replace(`:${pgPort}/`, `:${port}/`);
   try {
+    const postgres = await startPostgres(dir, pgPort);
+    const postmaster = Number(postgres.match[2]);
     await run('pgbench', ['-i', '-s', '10', '-q', direct]);
-    const proxy = await startNode('proxy-process.ts', [direct, 'postgres']);
-    const proxySocket = await startNode('proxy-process.ts', [direct, 'postgres', dir]);
-    const nodeRelay = await startNode('relay-process.ts', [direct]);
-    children.push({ ...proxy, label: 'proxy' }, { ...proxySocket, label: 'proxy (socket)' }, { ...nodeRelay, label: 'Node relay' });
+    const proxy = await startNode('proxy', 'proxy-process.ts', [direct, 'postgres']);
+    const proxySocket = await startNode('proxy (socket)', 'proxy-process.ts', [direct, 'postgres', dir]);
+    const nodeRelay = await startNode('Node relay', 'relay-process.ts', [direct]);
     const cBinary = buildCRelay();
     const paths: Path[] = [{ label: 'direct', url: direct }];
     if (typeof cBinary === 'string') {
-      const cRelay = await start(cBinary, ['0', String(pgPort)], /LISTENING (\d+)/);
-      children.push({ ...cRelay, label: 'C relay' });
+      const cRelay = await start('C relay', cBinary, ['0', String(pgPort)], /LISTENING (\d+)/);
       paths.push({ label: 'C relay', url: via(cRelay.match[1]!), pid: cRelay.child.pid });
     }
     paths.push(
@@ -166,7 +168,7 @@ async function main() {
     const measured = async (path: Path, args: string[], cores?: string) => {
       const before = cpuSeconds(path.pid);
       const result = await pgbench(path.url, args, cores);
-      return { ...result, usPerTx: ((cpuSeconds(path.pid) - before) * 1e6) / (result.tps * seconds) };
+      return { ...result, usPerTx: ((cpuSeconds(path.pid) - before) * 1e6) / result.transactions };
     };
 
     const placement = async (name: string, clientCores?: string) => {
@@ -213,16 +215,16 @@ async function main() {
       say('own core: left out, this machine has one core');
     }
   } finally {
-    for (const { child } of [...children].reverse()) {
+    // Newest first: PostgreSQL, started first, stops last.
+    for (const { child } of [...spawned].reverse()) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
       child.kill('SIGTERM');
-      if (child.exitCode === null) await new Promise((r) => child.on('exit', r));
+      await new Promise((r) => child.on('exit', r));
     }
-    for (const s of children) {
+    for (const s of spawned) {
       const captured = /CAPTURED (\d+) DROPPED (\d+)(?: MALFORMED (\d+))?/.exec(s.output());
-      if (captured) say(`captured records, ${s.label}: ${captured[1]}, dropped: ${captured[2]}, malformed: ${captured[3] ?? 'n/a'}`);
+      if (captured) say(`captured records, ${s.name}: ${captured[1]}, dropped: ${captured[2]}, malformed: ${captured[3] ?? 'n/a'}`);
     }
-    postgres.child.kill('SIGTERM');
-    await new Promise((r) => postgres.child.on('exit', r));
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
   }
 }
