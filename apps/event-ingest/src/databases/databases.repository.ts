@@ -230,6 +230,7 @@ export class DatabasesRepository {
   }
 
   async names(manager: EntityManager, ids: string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
     const rows: { id: string; name: string }[] = await manager.query(`SELECT id, name FROM ${T} WHERE id = ANY($1::text[])`, [ids]);
     return new Map(rows.map((r) => [r.id, r.name]));
   }

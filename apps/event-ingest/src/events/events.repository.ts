@@ -225,13 +225,6 @@ export class EventsRepository {
     return new Map(rows.map((r) => [r.producer_id, r.event_id]));
   }
 
-  /** Names of databases in the registry (event_ingest.databases: registered, or discovered under their id). */
-  async databaseNames(ids: string[]): Promise<Map<string, string>> {
-    if (!ids.length) return new Map();
-    const rows: { id: string; name: string }[] = await this.dataSource.query(`SELECT id, name FROM event_ingest.databases WHERE id = ANY($1::text[])`, [ids]);
-    return new Map(rows.map((r) => [r.id, r.name]));
-  }
-
   async findById(id: string): Promise<AuditEvent | null> {
     const rows: EventRow[] = await this.dataSource.query(`SELECT ${FULL} FROM event_ingest.events WHERE id = $1 LIMIT 1`, [id]);
     return rows[0] ? toEvent(rows[0]) : null;

@@ -12,6 +12,8 @@ import type {
   SearchEventsResponse,
 } from '@vigil/contracts';
 import { DomainException } from '@vigil/platform';
+import { DataSource } from 'typeorm';
+import { DatabasesRepository } from '../databases/databases.repository';
 import { decodeCursor, encodeCursor } from './event-query';
 import { EventsRepository } from './events.repository';
 
@@ -30,7 +32,16 @@ const RELATED_LIMIT = 20;
 /** Reads of stored audit events: the list, one event, aggregates, search and the stream's replay. */
 @Injectable()
 export class EventsService {
-  constructor(@Inject(EventsRepository) private readonly events: EventsRepository) {}
+  constructor(
+    @Inject(EventsRepository) private readonly events: EventsRepository,
+    @Inject(DatabasesRepository) private readonly databases: DatabasesRepository,
+    @Inject(DataSource) private readonly dataSource: DataSource,
+  ) {}
+
+  /** Registry names of databases (registered, or discovered under their id). */
+  private databaseNames(ids: string[]): Promise<Map<string, string>> {
+    return this.databases.names(this.dataSource.manager, ids);
+  }
 
   async get(id: string): Promise<EventResponse> {
     const event = await this.events.findById(id);
@@ -38,7 +49,7 @@ export class EventsService {
     const [session, violation, names] = await Promise.all([
       this.events.findSameSession(event, RELATED_LIMIT),
       this.events.findSameViolation(event, RELATED_LIMIT),
-      this.events.databaseNames([event.database_id]),
+      this.databaseNames([event.database_id]),
     ]);
     const related = [...new Set([...session, ...violation])].slice(0, RELATED_LIMIT);
     return { ...event, database_name: names.get(event.database_id) ?? event.database_id, related_events: related };
@@ -114,7 +125,7 @@ export class EventsService {
     // database_name was grouped by id: the registry names it (an id stands for itself until then).
     const nameAt = request.group_by.flatMap((f, i) => (f === 'database_name' ? [i] : []));
     if (nameAt.length) {
-      const names = await this.events.databaseNames([...new Set(groups.flatMap((g) => nameAt.map((i) => g.keys[i]).filter((k): k is string => !!k)))]);
+      const names = await this.databaseNames([...new Set(groups.flatMap((g) => nameAt.map((i) => g.keys[i]).filter((k): k is string => !!k)))]);
       for (const g of groups) for (const i of nameAt) if (g.keys[i]) g.keys[i] = names.get(g.keys[i]!) ?? g.keys[i]!;
     }
     const truncated = groups.length > request.limit;
