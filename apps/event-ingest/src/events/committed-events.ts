@@ -1,25 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { AuditEvent, SequencedEvent } from '@vigil/contracts';
 import { CONFIG } from '@vigil/platform';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
-import type { StoredEvent } from './events.repository';
-
-export type RelayableEvent = SequencedEvent & { correlationId: string | null };
-
-/** The published shape of a stored event: exactly the fields `EventsRepository` reads back. */
-export function publishedEvent(event: StoredEvent): AuditEvent {
-  return {
-    id: event.id,
-    type: event.type,
-    severity: event.severity,
-    database_id: event.database_id,
-    timestamp: event.timestamp,
-    processed_at: event.processed_at,
-    details: event.details,
-    context: event.context,
-    producer_id: event.producer_id,
-  };
-}
+import { publishedEvent, type RelayableEvent, type StoredEvent } from './events.repository';
 
 /**
  * Events this process committed recently, by sequence, so the relay can publish them without
@@ -33,7 +15,6 @@ export function publishedEvent(event: StoredEvent): AuditEvent {
 export class CommittedEvents {
   private readonly bySeq = new Map<string, RelayableEvent>();
   private readonly capacity: number;
-  hits = 0;
 
   constructor(@Inject(CONFIG) config: Pick<EventIngestConfig, 'EVENTS_RELAY_BATCH'>) {
     this.capacity = config.EVENTS_RELAY_BATCH * 5;
@@ -61,7 +42,6 @@ export class CommittedEvents {
       run.push(found);
       next++;
     }
-    if (run.length) this.hits += run.length;
     return run;
   }
 

@@ -23,6 +23,9 @@ export interface StoredEvent extends AuditEvent {
   correlation_id: string | null;
 }
 
+/** An event as the audit.events.v1 relay publishes it: in sequence order, with its correlation id. */
+export type RelayableEvent = SequencedEvent & { correlationId: string | null };
+
 interface EventRow {
   seq: string;
   id: string;
@@ -54,6 +57,21 @@ function toEvent(row: EventRow): AuditEvent {
     details: row.details,
     context: { policy_id: row.policy_id, rule_id: row.rule_id, risk_score: row.risk_score },
     producer_id: row.producer_id,
+  };
+}
+
+/** The published shape of a stored event: exactly the fields `toEvent` reads back from the table. */
+export function publishedEvent(event: StoredEvent): AuditEvent {
+  return {
+    id: event.id,
+    type: event.type,
+    severity: event.severity,
+    database_id: event.database_id,
+    timestamp: event.timestamp,
+    processed_at: event.processed_at,
+    details: event.details,
+    context: event.context,
+    producer_id: event.producer_id,
   };
 }
 
@@ -395,7 +413,7 @@ export class EventsRepository {
   }
 
   /** For the audit.events.v1 relay: the next unpublished events, with their correlation ids. */
-  async unpublished(manager: EntityManager, after: string, limit: number): Promise<(SequencedEvent & { correlationId: string | null })[]> {
+  async unpublished(manager: EntityManager, after: string, limit: number): Promise<RelayableEvent[]> {
     const rows: EventRow[] = await manager.query(
       `SELECT ${FULL} FROM event_ingest.events e WHERE e.seq > $1::bigint ORDER BY e.seq LIMIT $2`,
       [after, limit],
