@@ -19,6 +19,8 @@ import { RpcClients } from '../../rpc/rpc-clients';
 export interface StreamListener {
   onEvent(seq: bigint, event: AuditEvent): void;
   onHeartbeat(): void;
+  /** Ends the stream with a final message (see closeAll); the stream removes itself from the hub. */
+  close(code: string, detail: string, graceMs?: number): void;
 }
 
 /**
@@ -106,8 +108,14 @@ export class EventStreamHub implements OnApplicationBootstrap, OnApplicationShut
     this.listeners.delete(listener);
   }
 
+  /** Streams registered with the hub (open on this replica). */
   get size(): number {
     return this.listeners.size;
+  }
+
+  /** Ends every registered stream (each removes itself as it closes). */
+  closeAll(code: string, detail: string, graceMs?: number) {
+    for (const listener of [...this.listeners]) listener.close(code, detail, graceMs);
   }
 
   private async initialise() {

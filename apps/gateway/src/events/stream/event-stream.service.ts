@@ -20,7 +20,6 @@ import { type SseSink, StreamSession } from './stream-session';
 @Injectable()
 export class EventStreamService implements BeforeApplicationShutdown {
   private readonly limits: StreamLimits;
-  private readonly sessions = new Set<StreamSession>();
   private readonly logger: Logger;
 
   constructor(
@@ -38,13 +37,12 @@ export class EventStreamService implements BeforeApplicationShutdown {
       prefix: `vigil:${config.KAFKA_TOPIC_PREFIX}`,
       logger: this.logger,
     });
-    const sessions = this.sessions;
     new Gauge({
       name: 'vigil_sse_connections',
       help: 'Open Server-Sent Events streams on this gateway replica',
       registers: [metrics],
       collect() {
-        this.set(sessions.size);
+        this.set(hub.size);
       },
     });
   }
@@ -83,13 +81,11 @@ export class EventStreamService implements BeforeApplicationShutdown {
           position: () => this.hub.position ?? 0n,
           logger: this.logger,
           onClose: (reason) => {
-            this.sessions.delete(session);
             this.hub.remove(session);
             release();
             if (reason !== 'client_closed') this.logger.info({ credential_id: credentialId, reason }, 'event stream closed by the server');
           },
         });
-        this.sessions.add(session);
         this.hub.add(session);
         void session.start();
         return session;
@@ -106,9 +102,7 @@ export class EventStreamService implements BeforeApplicationShutdown {
    * closes: end every stream first (clients reconnect with Last-Event-ID, to another replica).
    */
   async beforeApplicationShutdown() {
-    for (const session of [...this.sessions]) {
-      session.close('shutting_down', 'This server is shutting down; reconnect with Last-Event-ID to resume.', 1000);
-    }
+    this.hub.closeAll('shutting_down', 'This server is shutting down; reconnect with Last-Event-ID to resume.', 1000);
     await this.limits.close();
   }
 }
