@@ -27,6 +27,7 @@ import { startSystem } from '../../apps/standalone/src/standalone';
 import { http as call, login } from '../../apps/standalone/src/testing/http';
 import { sampleAlert } from '../../apps/delivery/src/alert-destinations/alert-payload';
 import { createTestDatabase, freePort, startWebhookReceiver, testKafka } from '../../libs/platform/testing/src';
+import { formatLoadAverage } from '../lib/stats';
 
 const QUEUED = Number(process.env.BENCH_ALERTS ?? 5000);
 const END_TO_END = Number(process.env.BENCH_E2E_ALERTS ?? 1000);
@@ -159,8 +160,7 @@ async function main() {
 
     await new Promise((r) => setTimeout(r, 1000));
     const states = (await pg.query(`SELECT status, left(last_error, 80) AS error, count(*)::int AS n FROM delivery.alert_deliveries GROUP BY 1, 2 ORDER BY 3 DESC`)).rows;
-    const fmt = (l: number[]) => l.map((x) => x.toFixed(2)).join(' ');
-    console.log(`alerts benchmark, ${MODE} (load average at start ${fmt(loadAtStart)}, at end ${fmt(loadavg())})`);
+    console.log(`alerts benchmark, ${MODE} (load average at start ${formatLoadAverage(loadAtStart)}, at end ${formatLoadAverage()})`);
     console.log(`  queue to receiver: ${QUEUED} alerts rendered with a custom template, HMAC-signed and delivered: ${queuedRate.toFixed(0)} alerts/s`);
     console.log(`  baseline (plain keep-alive POSTs of a rendered body, no database, same concurrency ${CONCURRENCY}): ${plainRate.toFixed(0)} req/s; ratio ${(queuedRate / plainRate).toFixed(2)}`);
     console.log(`  end to end (ingest -> alert -> delivered): ${END_TO_END} alerts at ${e2eRate.toFixed(0)} alerts/s`);

@@ -25,15 +25,12 @@ import { http, login } from '../../apps/standalone/src/testing/http';
 import { eventIngestMigrations } from '../../apps/event-ingest/src/database/migrations';
 import { createServiceDataSource, runMigrations } from '../../libs/platform/database/src';
 import { createTestDatabase, freePort } from '../../libs/platform/testing/src';
+import { percentile } from '../lib/stats';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const DAYS = Number(process.env.BENCH_DAYS ?? 10);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
 const DAY = 86_400_000;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 async function main() {
   // BENCH_DATABASE_URL: measure an already loaded database (one kept by BENCH_KEEP=1) instead of loading.

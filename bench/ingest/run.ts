@@ -14,7 +14,6 @@ import 'reflect-metadata';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TopicSpecs, Topics } from '../../libs/contracts/src';
@@ -24,6 +23,7 @@ import { eventIngestService } from '../../apps/event-ingest/src/event-ingest.ser
 import { policyService } from '../../apps/policy/src/policy.service-definition';
 import { createTestDatabase, freePort, testKafka } from '../../libs/platform/testing/src';
 import { postgresCpuSeconds } from '../lib/proc';
+import { formatLoadAverage } from '../lib/stats';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
 const PRODUCER_IDS = process.env.BENCH_PRODUCER_IDS === '1';
@@ -160,7 +160,7 @@ async function main() {
       `  ingest / COPY                        : ${(ingestRate / copyRate).toFixed(2)}\n` +
       `  CPU per event, event-ingest process  : ${cpuPerEvent.toFixed(1)} µs (with the policy service beside it)\n` +
       `  CPU per event, all PostgreSQL        : ${pgCpuPerEvent.toFixed(1)} µs (whole machine: other load counts)\n` +
-      `  load average at the end              : ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`,
+      `  load average at the end              : ${formatLoadAverage()}\n`,
   );
 }
 

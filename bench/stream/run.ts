@@ -17,15 +17,12 @@ import { join } from 'node:path';
 import { startSystem } from '../../apps/standalone/src/standalone';
 import { http, login } from '../../apps/standalone/src/testing/http';
 import { createTestDatabase, freePort, testKafka } from '../../libs/platform/testing/src';
+import { percentile } from '../lib/stats';
 
 const STREAMS = 10;
 const RATE = Number(process.env.BENCH_RATE ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const BATCH = 50;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 async function main() {
   const db = await createTestDatabase();

@@ -24,16 +24,13 @@ import { Agent } from 'undici';
 import { startSystem } from '../../apps/standalone/src/standalone';
 import { http as call, login } from '../../apps/standalone/src/testing/http';
 import { createTestDatabase, freePort, testKafka } from '../../libs/platform/testing/src';
+import { percentile } from '../lib/stats';
 import { startBenchReceiver } from './receiver';
 
 const SUBSCRIPTIONS = 100;
 const THROUGHPUT_EVENTS = 100;
 const RATE = 500;
 const SECONDS = 10;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 async function baseline(url: string, body: string, count: number, concurrency: number): Promise<number> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
