@@ -33,7 +33,7 @@ export class ReportGenerator {
     definition: ReportDefinition,
     scope: ReportScope,
     names: Map<string, string>,
-    progress: (percent: number) => Promise<void>,
+    progress: (percent: number) => void,
     alerts?: AlertReport,
   ): Promise<ReportDocument> {
     const dbs = scope.databases.length ? scope.databases : null;
@@ -53,14 +53,14 @@ export class ReportGenerator {
        GROUP BY 1, 2, 3, 4, 5, 6, 7`,
       [scope.period_start, scope.period_end, dbs, relevant.types, relevant.operations],
     );
-    await progress(60);
+    progress(60);
     const totals: { database_id: string; type: string; severity: string; count: string; first_at: Date; last_at: Date }[] = await manager.query(
       `SELECT database_id, type, severity, sum(n) AS count, min(first_at) AS first_at, max(last_at) AS last_at FROM report_groups GROUP BY 1, 2, 3`,
     );
 
     const sections: ReportSection[] = [];
     for (const section of definition.sections) sections.push(await this.section(manager, section, scope, totals, names, alerts));
-    await progress(90);
+    progress(90);
 
     const byType = new Map<string, { type: string; severity: string; count: number }>();
     for (const t of totals) {

@@ -156,9 +156,7 @@ export class ReportsWorker implements OnApplicationBootstrap, OnApplicationShutd
         { report_id: report.id, schedule_id: report.schedule_id, period_start: report.period_start, period_end: report.period_end, databases: report.databases },
         names,
         // Progress goes through the pool, outside the snapshot; it never holds generation up.
-        async (percent) => {
-          void this.repository.setProgress(this.dataSource.manager, report.id, percent).catch(() => undefined);
-        },
+        (percent) => void this.repository.setProgress(this.dataSource.manager, report.id, percent).catch(() => undefined),
         alerts,
       );
       if (report.databases.length === 0) {
