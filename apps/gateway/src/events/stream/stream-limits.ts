@@ -94,11 +94,6 @@ export class StreamLimits {
     };
   }
 
-  /** Streams of the credential open on this replica. */
-  openHere(credentialId: string): number {
-    return this.local.get(credentialId) ?? 0;
-  }
-
   /** Stops renewing and gives back this replica's leases (the connection stays its owner's). */
   async close(): Promise<void> {
     clearInterval(this.renewal);
