@@ -11,20 +11,20 @@
  *   - POST /v1/events/aggregate {count, last 24h, group_by database_name}
  * Baseline in the same run: GET /health/live on the gateway (the HTTP floor).
  *
- * BENCH_KEEP=1 keeps the loaded database and prints its URL; BENCH_DATABASE_URL=<it> measures it
- * again without loading (pass the same BENCH_ROWS for the label).
+ * BENCH_KEEP=1 keeps the loaded database, and its data folder (/tmp/vigil-bench-<database>, whose
+ * key opens the signing keys stored in it), and prints its URL; BENCH_DATABASE_URL=<it> measures it
+ * again without loading (pass the same BENCH_ROWS for the label), and keeps it and its folder too.
+ * bench/reports keeps its database and data folder with the same BENCH_KEEP=1.
  *
  * Run: npm run bench:events-query
  */
 import 'reflect-metadata';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startSystem } from '../../apps/standalone/src/standalone';
 import { http, login } from '../../apps/standalone/src/testing/http';
 import { eventIngestMigrations } from '../../apps/event-ingest/src/database/migrations';
 import { createServiceDataSource, runMigrations } from '../../libs/platform/database/src';
 import { createTestDatabase, freePort } from '../../libs/platform/testing/src';
+import { benchDataDir, benchKeep, benchReuseUrl } from '../lib/keep';
 import { percentile } from '../lib/stats';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -34,7 +34,7 @@ const DAY = 86_400_000;
 
 async function main() {
   // BENCH_DATABASE_URL: measure an already loaded database (one kept by BENCH_KEEP=1) instead of loading.
-  const reuse = process.env.BENCH_DATABASE_URL;
+  const reuse = benchReuseUrl();
   const db = reuse ? { url: reuse, drop: async () => undefined } : await createTestDatabase();
   if (reuse) return measure(db);
   const dataSource = createServiceDataSource({ url: db.url, schema: 'event_ingest', migrations: eventIngestMigrations, poolSize: 2, applicationName: 'bench' });
@@ -92,7 +92,7 @@ async function main() {
   await dataSource.query(`ANALYZE event_ingest.events`);
   const loadSeconds = (performance.now() - loadStart) / 1000;
   await dataSource.destroy();
-  if (process.env.BENCH_KEEP === '1') process.stdout.write(`kept for BENCH_DATABASE_URL: ${db.url}\n`);
+  if (benchKeep()) process.stdout.write(`kept for BENCH_DATABASE_URL: ${db.url}\n`);
   process.stdout.write(`loaded in ${loadSeconds.toFixed(0)} s (${Math.round(ROWS / loadSeconds).toLocaleString('en-US')} rows/s, server-side INSERT ... SELECT)\n`);
 
   await measure(db);
@@ -100,11 +100,10 @@ async function main() {
 
 async function measure(db: { url: string; drop(): Promise<void> }) {
   // A kept database keeps its data folder too (its secrets key opens the signing keys stored in it).
-  const keep = process.env.BENCH_KEEP === '1';
-  const dataDir = keep ? join(tmpdir(), `vigil-bench-${new URL(db.url).pathname.slice(1)}`) : mkdtempSync(join(tmpdir(), 'vigil-bench-'));
-  mkdirSync(dataDir, { recursive: true });
+  const keep = benchKeep();
+  const dataDir = benchDataDir(db.url, keep);
   const env: Record<string, string> = {
-    LOG_LEVEL: 'error', VIGIL_DATA_DIR: dataDir, DATABASE_URL: db.url, AUDIT_ADMIN_EMAIL: 'admin@example.com', AUDIT_ADMIN_PASSWORD: 'bench-password',
+    LOG_LEVEL: 'error', VIGIL_DATA_DIR: dataDir.dir, DATABASE_URL: db.url, AUDIT_ADMIN_EMAIL: 'admin@example.com', AUDIT_ADMIN_PASSWORD: 'bench-password',
     PORT: String(await freePort()),
   };
   for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
@@ -140,8 +139,8 @@ async function measure(db: { url: string; drop(): Promise<void> }) {
     results.push(`  ${label.padEnd(30)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   (${(p95 / baselineP95).toFixed(1)}x baseline)`);
   }
   await system.stop();
-  if (process.env.BENCH_KEEP !== '1') await db.drop();
-  if (!keep) rmSync(dataDir, { recursive: true, force: true });
+  if (!keep) await db.drop();
+  dataDir.done();
   process.stdout.write(`\nevents query benchmark: ${ROWS.toLocaleString('en-US')} events over ${DAYS} days, ${REQUESTS} sequential requests per query\n${results.join('\n')}\n`);
 }
 

@@ -11,17 +11,17 @@
  * Baseline in the same run: one `SELECT count(*)` over the same 30 days (the floor of reading the
  * period once). Target: the report completes in under 60 s at 10 M events.
  *
- * Run: npm run bench:reports   (BENCH_ROWS=2000000 for a quicker run); the database is dropped at the end.
+ * Run: npm run bench:reports   (BENCH_ROWS=2000000 for a quicker run). The database is dropped at the
+ * end; BENCH_KEEP=1 keeps it and its data folder (/tmp/vigil-bench-<database>, whose key opens the
+ * signing keys stored in it) and prints its URL, as bench/events-query does.
  */
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { startSystem } from '../../apps/standalone/src/standalone';
 import { http, login } from '../../apps/standalone/src/testing/http';
 import { eventIngestMigrations } from '../../apps/event-ingest/src/database/migrations';
 import { createServiceDataSource, runMigrations } from '../../libs/platform/database/src';
 import { createTestDatabase, freePort } from '../../libs/platform/testing/src';
+import { benchDataDir } from '../lib/keep';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const DAYS = 30;
@@ -30,7 +30,8 @@ const DAY = 86_400_000;
 async function main() {
   const db = await createTestDatabase();
   let system: Awaited<ReturnType<typeof startSystem>> | undefined;
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
+  const keep = process.env.BENCH_KEEP === '1';
+  const dataDir = benchDataDir(db.url, keep);
   try {
     const dataSource = createServiceDataSource({ url: db.url, schema: 'event_ingest', migrations: eventIngestMigrations, poolSize: 2, applicationName: 'bench' });
     await dataSource.initialize();
@@ -100,7 +101,7 @@ async function main() {
     await dataSource.destroy();
 
     const env: Record<string, string> = {
-      LOG_LEVEL: 'error', VIGIL_DATA_DIR: dataDir, DATABASE_URL: db.url, AUDIT_ADMIN_EMAIL: 'admin@example.com', AUDIT_ADMIN_PASSWORD: 'bench-password',
+      LOG_LEVEL: 'error', VIGIL_DATA_DIR: dataDir.dir, DATABASE_URL: db.url, AUDIT_ADMIN_EMAIL: 'admin@example.com', AUDIT_ADMIN_PASSWORD: 'bench-password',
       PORT: String(await freePort()), REPORTS_POLL_MS: '100', DATABASE_POOL_SIZE: '5',
     };
     for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
@@ -129,9 +130,9 @@ async function main() {
     );
   } finally {
     await system?.stop();
-    if (process.env.BENCH_KEEP_DATABASE) process.stdout.write(`kept ${db.url}\n`);
+    if (keep) process.stdout.write(`kept ${db.url} (data folder ${dataDir.dir})\n`);
     else await db.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    dataDir.done();
   }
 }
 
