@@ -39,7 +39,11 @@ export interface ReportDefinition {
 
 const SENSITIVE = ['data.sensitive_access', 'data.export'];
 const SECURITY = ['security.threat_detected', 'security.anomaly', 'security.privilege_escalation', 'policy.violation'];
-const PRIVILEGED_OPS = ['GRANT', 'REVOKE', 'ALTER', 'DROP', 'CREATE', 'TRUNCATE'];
+/**
+ * Statements that change schema or privileges: the only operations a `list` section may name, as
+ * its events are read through the partial index of exactly these (migration ReportIndexes1767100000000).
+ */
+export const PRIVILEGED_OPS = ['GRANT', 'REVOKE', 'ALTER', 'DROP', 'CREATE', 'TRUNCATE'];
 
 const failedLogins = (controls: string[]): SectionDefinition => ({
   id: 'failed_logins',

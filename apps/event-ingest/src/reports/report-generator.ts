@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { fillAlertsSection } from './alerts-section';
 import type { Cell, ReportDocument, ReportSection } from './report-document';
 import { ROW_LIMIT } from './report-document';
-import { relevantFilter, type ReportDefinition, type SectionDefinition } from './report-definitions';
+import { PRIVILEGED_OPS, relevantFilter, type ReportDefinition, type SectionDefinition } from './report-definitions';
 
 export interface ReportScope {
   report_id: string;
@@ -179,11 +179,13 @@ export class ReportGenerator {
           rows.push(...((await manager.query(`${select} AND type = $4 ORDER BY "timestamp" DESC, id DESC LIMIT ${ROW_LIMIT + 1}`, [...base, type])) as Row[]));
         }
         if (section.filter.operations?.length) {
+          // PRIVILEGED_OPS is the partial index's predicate: given the values (node-postgres's unnamed
+          // statements get custom plans), the planner proves it and reads that index newest first.
           rows.push(
             ...((await manager.query(
-              `${select} AND type = 'database.query' AND operation IN ('GRANT', 'REVOKE', 'ALTER', 'DROP', 'CREATE', 'TRUNCATE') AND operation = ANY($4::text[])
+              `${select} AND type = 'database.query' AND operation = ANY($4::text[]) AND operation = ANY($5::text[])
                ORDER BY "timestamp" DESC, id DESC LIMIT ${ROW_LIMIT + 1}`,
-              [...base, section.filter.operations],
+              [...base, PRIVILEGED_OPS, section.filter.operations],
             )) as Row[]),
           );
         }
