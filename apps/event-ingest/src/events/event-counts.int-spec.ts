@@ -165,4 +165,60 @@ describe('hourly event counts migration', () => {
       await db.drop();
     }
   });
+
+  it('counts a transaction committed while it runs whole or not at all', async () => {
+    const db = await createTestDatabase();
+    const ds = createServiceDataSource({
+      url: db.url, schema: 'event_ingest', migrations: eventIngestMigrations.filter((m) => m !== EventCounts1771100000000), poolSize: 3, applicationName: 'counts-migration-test',
+    });
+    const day = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+    const event = (id: string, t: number, seq: number): StoredEvent => ({
+      id, type: 'database.query', severity: 'info', database_id: 'db_w', timestamp: new Date(t).toISOString(), processed_at: new Date().toISOString(),
+      details: {}, context: { policy_id: null, rule_id: null, risk_score: 10 }, producer_id: null, seq: String(seq), operation: null, correlation_id: null,
+    });
+    try {
+      await ds.initialize();
+      await runMigrations(ds, 'event_ingest');
+      await ds.query(`CREATE TABLE event_ingest.events_p${new Date(day).toISOString().slice(0, 10).replace(/-/g, '')} PARTITION OF event_ingest.events
+        FOR VALUES FROM ('${new Date(day).toISOString()}') TO ('${new Date(day + 86_400_000).toISOString()}')`);
+      const repository = new EventsRepository(ds);
+      await ds.transaction((manager) => repository.insertMany(manager, [event('evt_a', day - 5 * 86_400_000, 1), event('evt_b', day + 60_000, 2)]));
+
+      // A writer commits one event to the default partition (counted first) and one to the day's
+      // partition (counted next) just after the default partition was counted.
+      let writer: Promise<void> | undefined;
+      const runner = ds.createQueryRunner();
+      await runner.connect();
+      const query = runner.query.bind(runner);
+      runner.query = (async (sql: string, parameters?: unknown[]) => {
+        const result = await query(sql, parameters);
+        if (!writer && /FROM event_ingest\."events_default"/.test(sql)) {
+          writer = ds.transaction((manager) => repository.insertMany(manager, [event('evt_c', day - 5 * 86_400_000, 3), event('evt_d', day + 120_000, 4)]));
+          let waiting = false;
+          let done = false;
+          void writer.then(() => (done = true), () => (done = true));
+          // Until the writer has either committed or is waiting for a lock.
+          while (!waiting && !done) {
+            const [row]: { n: number }[] = await ds.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'counts-migration-test' AND wait_event_type = 'Lock'`,
+            );
+            waiting = row!.n > 0;
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        }
+        return result;
+      }) as typeof runner.query;
+      await runner.startTransaction();
+      await new EventCounts1771100000000().up(runner);
+      await runner.commitTransaction();
+      await runner.release();
+      await writer;
+
+      const [{ counted }] = await ds.query(`SELECT sum(events)::int AS counted FROM event_ingest.event_counts`);
+      expect([2, 4]).toContain(counted); // before the writer (it waited), or with both of its events
+    } finally {
+      await ds.destroy().catch(() => undefined);
+      await db.drop();
+    }
+  });
 });

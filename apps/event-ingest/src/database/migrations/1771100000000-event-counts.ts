@@ -12,6 +12,11 @@ export class EventCounts1771100000000 implements MigrationInterface {
   name = 'EventCounts1771100000000';
 
   async up(runner: QueryRunner): Promise<void> {
+    // The partitions are counted in separate statements, each seeing what had committed when it
+    // began: writes (and partition maintenance moving rows out of the default partition) wait until
+    // this migration commits, so the counts are those of one state of the table, not of a
+    // transaction half counted. Reads go on.
+    await runner.query(`LOCK TABLE event_ingest.events IN SHARE MODE`);
     await runner.query(`
       CREATE TABLE event_ingest.event_counts (
         hour        timestamptz NOT NULL,
