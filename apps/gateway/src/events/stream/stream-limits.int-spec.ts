@@ -77,6 +77,35 @@ describe('stream limits across gateway replicas (Redis)', () => {
     await refused(live.acquire('key_3'));
   });
 
+  // Replicas' clocks disagree; lease expiries must come from one clock (Redis's), not from each replica's.
+  describe('with a replica whose clock is off by an hour', () => {
+    const realNow = Date.now.bind(Date);
+    const skew = (offsetMs: number) => jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offsetMs);
+    afterEach(() => jest.restoreAllMocks());
+
+    it("a replica whose clock runs ahead does not take other replicas' live leases for expired", async () => {
+      const live = replica(600);
+      const ahead = replica(600);
+      for (let i = 0; i < 5; i++) await live.acquire('key_5');
+      skew(3_600_000);
+      for (let i = 0; i < 5; i++) await ahead.acquire('key_5');
+      await refused(ahead.acquire('key_5'));
+    });
+
+    it('a replica whose clock lags keeps its leases alive by renewing them', async () => {
+      const behind = replica(600);
+      const other = replica(600);
+      for (let i = 0; i < 5; i++) await behind.acquire('key_6');
+      const scores = async () => (await connectionOf.get(other)!.zrange(`${prefix}streams:key_6`, 0, -1, 'WITHSCORES')).filter((_, i) => i % 2).join();
+      const acquired = await scores();
+      skew(-3_600_000);
+      await waitFor(async () => (await scores()) !== acquired, 2000, 'a renewal with the clock behind');
+      jest.restoreAllMocks();
+      for (let i = 0; i < 5; i++) await other.acquire('key_6');
+      await refused(other.acquire('key_6'));
+    });
+  });
+
   it('counts per replica when Redis does not answer, rather than refusing every stream', async () => {
     const offline = replica(undefined, 'redis://127.0.0.1:1');
     for (let i = 0; i < 10; i++) await offline.acquire('key_4');

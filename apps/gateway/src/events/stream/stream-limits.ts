@@ -3,15 +3,37 @@ import type Redis from 'ioredis';
 import { DomainException, type Logger } from '@vigil/platform';
 import { EventsApiErrorCode } from '../event-filters';
 
+// Lease expiries are read on Redis's clock, never a replica's: a replica whose clock runs ahead
+// would otherwise drop other replicas' live leases, and one whose clock lags would give its own
+// leases an expiry already past. (Writing after TIME needs effects replication: Redis 5 and later.)
+const NOW_MS = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
 // Drop expired leases, count the rest, take one if there is room. One round trip, atomic.
-const ACQUIRE_SCRIPT = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+// KEYS[1] the credential's set; ARGV: lease length (ms), limit, lease id.
+const ACQUIRE_SCRIPT = `${NOW_MS}
+local lease_ms = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 local open = redis.call('ZCARD', KEYS[1])
-if open >= tonumber(ARGV[3]) then return {0, open} end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
+if open >= tonumber(ARGV[2]) then return {0, open} end
+redis.call('ZADD', KEYS[1], now + lease_ms, ARGV[3])
+redis.call('PEXPIRE', KEYS[1], lease_ms * 2)
 return {1, open + 1}
 `;
+
+// Extends one lease by a lease length from now. KEYS[1] the credential's set; ARGV: lease length (ms), lease id.
+const RENEW_SCRIPT = `${NOW_MS}
+local lease_ms = tonumber(ARGV[1])
+redis.call('ZADD', KEYS[1], now + lease_ms, ARGV[2])
+redis.call('PEXPIRE', KEYS[1], lease_ms * 2)
+return 1
+`;
+
+/** The scripts as ioredis commands (defineCommand adds them to the connection and its pipelines). */
+interface LeaseCommands {
+  vigilStreamAcquire(key: string, leaseMs: number, limit: number, lease: string): Promise<[number, number]>;
+  vigilStreamRenew(key: string, leaseMs: number, lease: string): unknown;
+}
 
 export interface StreamLimitsOptions {
   perCredential: number;
@@ -26,9 +48,9 @@ export interface StreamLimitsOptions {
 /**
  * Open streams per credential (spec: 10 concurrent connections). With Redis (`REDIS_URL`, as
  * compose and Kubernetes run the gateway) the count is shared by every replica: each open stream
- * holds a lease in a sorted set per credential (score = expiry), renewed by its replica every
- * third of the lease and removed when the stream ends; a replica that dies without removing its
- * leases frees them when they expire. Without Redis, or while Redis does not answer, each replica
+ * holds a lease in a sorted set per credential (score = expiry, on Redis's clock), renewed by its
+ * replica every third of the lease and removed when the stream ends; a replica that dies without
+ * removing its leases frees them when they expire. Without Redis, or while Redis does not answer, each replica
  * counts its own streams (logged): the stream limit must not take streaming down.
  * acquire() refuses the one over the limit with 429; the returned release is idempotent.
  */
@@ -47,6 +69,7 @@ export class StreamLimits {
     if (options.redis) {
       this.redis = options.redis;
       this.redis.defineCommand('vigilStreamAcquire', { numberOfKeys: 1, lua: ACQUIRE_SCRIPT });
+      this.redis.defineCommand('vigilStreamRenew', { numberOfKeys: 1, lua: RENEW_SCRIPT });
       this.renewal = setInterval(() => void this.renew(), Math.max(50, Math.floor(this.leaseMs / 3)));
       this.renewal.unref();
     }
@@ -57,17 +80,9 @@ export class StreamLimits {
     if (this.redis && Date.now() >= this.redisBackoffUntil) {
       const key = `${this.options.prefix ?? 'vigil:'}streams:${credentialId}`;
       const lease = randomUUID();
-      const now = Date.now();
       try {
-        const [taken, open] = (await (this.redis as unknown as { vigilStreamAcquire(...args: unknown[]): Promise<number[]> }).vigilStreamAcquire(
-          key,
-          now,
-          now + this.leaseMs,
-          limit,
-          lease,
-          this.leaseMs * 2,
-        )) as number[];
-        if (!taken) throw tooMany(open!, limit);
+        const [taken, open] = await (this.redis as unknown as LeaseCommands).vigilStreamAcquire(key, this.leaseMs, limit, lease);
+        if (!taken) throw tooMany(open, limit);
         this.leases.set(lease, key);
         this.count(credentialId, +1);
         let released = false;
@@ -113,13 +128,12 @@ export class StreamLimits {
 
   private async renew() {
     if (!this.redis || !this.leases.size) return;
-    const expiry = Date.now() + this.leaseMs;
     const pipeline = this.redis.pipeline();
-    for (const [lease, key] of this.leases) {
-      pipeline.zadd(key, expiry, lease);
-      pipeline.pexpire(key, this.leaseMs * 2);
-    }
-    await pipeline.exec().catch((error: unknown) => this.warn(error));
+    for (const [lease, key] of this.leases) (pipeline as unknown as LeaseCommands).vigilStreamRenew(key, this.leaseMs, lease);
+    // A pipeline resolves with each command's error rather than rejecting: look at them too.
+    const results = await pipeline.exec().catch((error: unknown) => [[error, null] as const]);
+    const failed = results?.find(([error]) => error)?.[0];
+    if (failed) this.warn(failed);
   }
 
   private warn(error: unknown) {
