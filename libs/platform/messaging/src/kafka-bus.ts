@@ -173,22 +173,24 @@ export class KafkaBus implements MessageBus {
     const admin = await this.getAdmin();
     const existing = new Set(await admin.listTopics());
     const missing = specs.filter((s) => !existing.has(this.topic(s.name)));
-    if (!missing.length) return;
-    // Not kafkajs's waitForLeaders: it gives up at the first "does not host this topic-partition",
-    // which a broker answers for a while after creating a topic when several services create
-    // topics at once (seen as a start-up failure in the test suites).
-    await admin.createTopics({
-      waitForLeaders: false,
-      topics: missing.map((s) => ({
-        topic: this.topic(s.name),
-        numPartitions: s.partitions,
-        replicationFactor: -1,
-        configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
-      })),
-    });
+    if (missing.length) {
+      // Not kafkajs's waitForLeaders: it gives up at the first "does not host this topic-partition",
+      // which a broker answers for a while after creating a topic when several services create
+      // topics at once (seen as a start-up failure in the test suites).
+      await admin.createTopics({
+        waitForLeaders: false,
+        topics: missing.map((s) => ({
+          topic: this.topic(s.name),
+          numPartitions: s.partitions,
+          replicationFactor: -1,
+          configEntries: Object.entries(s.config ?? {}).map(([name, value]) => ({ name, value })),
+        })),
+      });
+    }
+    // Every topic, not only those created here: another service may have created one a moment ago.
     await this.waitForLeaders(
       admin,
-      missing.map((s) => this.topic(s.name)),
+      specs.map((s) => this.topic(s.name)),
     );
   }
 
