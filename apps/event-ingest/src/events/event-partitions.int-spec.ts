@@ -35,15 +35,17 @@ describe('event partitions', () => {
       createLogger('test', 'silent'),
     );
 
-  async function store(timestamps: Date[]): Promise<void> {
+  /** Stores events as ingest does; `counted`: with their hourly counts too. */
+  async function store(timestamps: Date[], { databaseId = 'db_p', counted = false } = {}): Promise<void> {
     await dataSource.transaction(async (manager) => {
       const first = await events.reserveSequence(manager, timestamps.length);
       const rows: StoredEvent[] = timestamps.map((t, i) => ({
-        id: `evt_${randomBytes(8).toString("hex")}${i}`, type: 'database.query', severity: 'info', database_id: 'db_p', timestamp: t.toISOString(),
+        id: `evt_${randomBytes(8).toString("hex")}${i}`, type: 'database.query', severity: 'info', database_id: databaseId, timestamp: t.toISOString(),
         processed_at: now.toISOString(), details: {}, context: { policy_id: null, rule_id: null, risk_score: 10 }, producer_id: null,
         seq: String(first + BigInt(i)), operation: null, correlation_id: null,
       }));
       await events.insertMany(manager, rows);
+      if (counted) await events.addCounts(manager, rows);
     });
   }
 
@@ -79,6 +81,32 @@ describe('event partitions', () => {
     expect((await where()).some((r) => r.part === name(lateDay))).toBe(false);
     const log = await db.query<{ action: string }>(`SELECT action FROM event_ingest.partition_log WHERE partition_name = $1 ORDER BY at`, [name(lateDay).split('.')[1]]);
     expect(log.map((l) => l.action)).toEqual(['created', 'dropped']);
+  });
+
+  it('removes hourly counts with their events, even when maintenance fails half way', async () => {
+    const hourly = async (table: 'counts' | 'events') =>
+      db.query<{ hour: string; n: number }>(
+        table === 'counts'
+          ? `SELECT hour::text, sum(events)::int AS n FROM event_ingest.event_counts WHERE database_id = 'db_c' GROUP BY 1 ORDER BY 1`
+          : `SELECT date_trunc('hour', "timestamp", 'UTC')::text AS hour, count(*)::int AS n FROM event_ingest.events WHERE database_id = 'db_c' GROUP BY 1 ORDER BY 1`,
+      );
+    const ago = (days: number) => new Date(now.getTime() - days * day);
+    await store([ago(20), ago(20), ago(30), now], { databaseId: 'db_c', counted: true });
+    await partitions(400).maintain(now); // the days 20 and 30 days ago get partitions
+    await store([ago(40)], { databaseId: 'db_c', counted: true }); // no partition: the default one
+    expect((await hourly('counts')).length).toBe(4);
+
+    // The expired days are dropped, then purging the default partition fails.
+    const failing = partitions(5);
+    const repository = (failing as unknown as { partitions: PartitionsRepository }).partitions;
+    jest.spyOn(repository, 'purgeDefault').mockRejectedValueOnce(new Error('connection lost'));
+    await expect(failing.maintain(now)).rejects.toThrow('connection lost');
+    expect(await hourly('counts')).toEqual(await hourly('events'));
+    expect((await hourly('events')).length).toBe(2); // 40 days ago (default partition) and now
+
+    await failing.maintain(now);
+    expect(await hourly('counts')).toEqual(await hourly('events'));
+    expect((await hourly('events')).length).toBe(1);
   });
 
   it('keeps stored events immutable in every partition', async () => {

@@ -75,32 +75,42 @@ export class PartitionsRepository {
     });
   }
 
-  /** Drops one day's partition whole: no row-by-row delete, no bloat. */
+  /**
+   * Drops one day's partition whole (no row-by-row delete, no bloat) and, in the same transaction,
+   * that day's hourly counts (docs/events.md#aggregate): counts never outlive their events. The
+   * counts go after the DROP, which waits for writers to the day to commit, so none of their
+   * counts are left behind.
+   */
   async drop(partition: PartitionInfo): Promise<void> {
+    const from = partition.day.toISOString();
+    const to = new Date(partition.day.getTime() + 86_400_000).toISOString();
     await this.dataSource.transaction(async (manager) => {
       await manager.query(`SELECT pg_advisory_xact_lock(${LOCK})`);
       const [exists] = await manager.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [`event_ingest.${partition.name}`]);
       if (!exists.present) return;
       await manager.query(`DROP TABLE event_ingest.${partition.name}`);
+      await manager.query(`DELETE FROM event_ingest.event_counts WHERE hour >= $1 AND hour < $2`, [from, to]);
       await manager.query(
         `INSERT INTO event_ingest.partition_log (partition_name, action, range_start, range_end) VALUES ($1, 'dropped', $2, $3)`,
-        [partition.name, partition.day.toISOString(), new Date(partition.day.getTime() + 86_400_000).toISOString()],
+        [partition.name, from, to],
       );
     });
   }
 
-  /** Hourly counts of days retention has dropped (docs/events.md#aggregate). */
-  async purgeCounts(before: Date): Promise<void> {
-    await this.dataSource.query(`DELETE FROM event_ingest.event_counts WHERE hour < $1`, [before.toISOString()]);
-  }
-
-  /** Rows older than the cut-off that never got a partition of their own. */
+  /**
+   * Rows older than the cut-off that never got a partition of their own and, in the same
+   * transaction, every hourly count before the cut-off. Called once the partitions before the
+   * cut-off are dropped.
+   */
   async purgeDefault(before: Date): Promise<number> {
-    const result: { n: number }[] = await this.dataSource.query(
-      `WITH gone AS (DELETE FROM event_ingest.events_default WHERE "timestamp" < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
-      [before.toISOString()],
-    );
-    return result[0]!.n;
+    return this.dataSource.transaction(async (manager) => {
+      const result: { n: number }[] = await manager.query(
+        `WITH gone AS (DELETE FROM event_ingest.events_default WHERE "timestamp" < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+        [before.toISOString()],
+      );
+      await manager.query(`DELETE FROM event_ingest.event_counts WHERE hour < $1`, [before.toISOString()]);
+      return result[0]!.n;
+    });
   }
 }
 
