@@ -29,19 +29,16 @@
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '@vigil/testing';
 import { cpuSeconds } from '../lib/proc';
+import { formatLoadAverage, percentile } from '../lib/stats';
 
 const run = promisify(execFile);
 const seconds = Number(process.env.PGBENCH_SECONDS ?? 10);
 const say = (line: string) => process.stdout.write(`${line}\n`);
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 interface Started {
   child: ChildProcess;
@@ -160,8 +157,7 @@ async function main() {
     // Warm every path (caches, JIT).
     for (const { url } of paths) await run('pgbench', ['-S', '-n', '-T', '2', '-c', '4', url]);
 
-    const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
-    say(`pg-proxy benchmark: pgbench scale 10, ${seconds} s per run, ${proxy.match[2]} enabled policies, every statement captured; ${cpus().length} cores; load average (1/5/15 min) at start ${load()}`);
+    say(`pg-proxy benchmark: pgbench scale 10, ${seconds} s per run, ${proxy.match[2]} enabled policies, every statement captured; ${cpus().length} cores; load average (1/5/15 min) at start ${formatLoadAverage()}`);
     if (typeof cBinary !== 'string') say(`C relay left out: ${cBinary.missing}`);
     const pct = (a: number, b: number) => `${((100 * a) / b).toFixed(1)} %`;
     /** One pgbench run through a path, with the CPU time its process spent per transaction. */
@@ -200,7 +196,7 @@ async function main() {
         }
         say(`throughput, ${label}, 8 clients: ${figures.join('; ')}; target: the proxy >= 60 % of direct`);
       }
-      say(`load average (1/5/15 min) ${load()}`);
+      say(`load average (1/5/15 min) ${formatLoadAverage()}`);
     };
 
     await placement('shared cores: pgbench, PostgreSQL and the relay or proxy on all cores');
