@@ -30,19 +30,23 @@ export async function startTestSystem(options: { bus: 'memory' | 'kafka'; env?: 
     OUTBOX_POLL_MS: '50',
     // Several systems run at once under jest: keep each within a share of PostgreSQL's connections.
     DATABASE_POOL_SIZE: '8',
-    PORT: String(await freePort()),
+    // HTTP ports are picked when bound (the gateway's is read back from its socket); RPC ports must be
+    // known before any service starts, since every service is given every RPC address.
+    PORT: '0',
   };
-  for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
-    env[`${key}_PORT`] = String(await freePort());
-    env[`${key}_RPC_PORT`] = String(await freePort());
-  }
+  const internal = ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY'];
+  for (const key of internal) env[`${key}_PORT`] = '0';
+  const pickRpcPorts = async () => {
+    for (const key of internal) env[`${key}_RPC_PORT`] = String(await freePort());
+  };
+  await pickRpcPorts();
   env.DATABASE_URL = db.url;
   if (kafka) {
     env.KAFKA_BROKERS = kafka.brokers.join(',');
     env.KAFKA_TOPIC_PREFIX = kafka.prefix;
   }
-  // Free ports are found before they are bound and suites run side by side: if another suite
-  // took one in between, start again on new ports (a failed start stops what it had started).
+  // Free RPC ports are found before they are bound and suites run side by side: if another suite
+  // took one in between, start again on new ones (a failed start closes what it had started).
   let system: RunningSystem;
   for (let attempt = 1; ; attempt++) {
     try {
@@ -50,11 +54,7 @@ export async function startTestSystem(options: { bus: 'memory' | 'kafka'; env?: 
       break;
     } catch (error) {
       if ((error as { code?: string })?.code !== 'EADDRINUSE' || attempt >= 5) throw error;
-      env.PORT = String(await freePort());
-      for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
-        env[`${key}_PORT`] = String(await freePort());
-        env[`${key}_RPC_PORT`] = String(await freePort());
-      }
+      await pickRpcPorts();
     }
   }
   return {

@@ -56,22 +56,29 @@ export async function startService<S extends ConfigSpec>(
     bodyParser: false,
     abortOnError: false,
   });
-  app.use(correlationMiddleware(logger, context.metrics));
-  app.use(bodyParsers(logger, '1100kb'));
-  app.useGlobalPipes(createValidationPipe());
-  const express = app.getHttpAdapter().getInstance() as { disable(setting: string): void; set(k: string, v: unknown): void };
-  express.disable('x-powered-by');
-  express.set('trust proxy', 'loopback');
+  // A start that fails after the app exists (a port already taken, a failing configure step) closes
+  // it before rethrowing: module hooks may already have opened pools, consumers and timers.
+  try {
+    app.use(correlationMiddleware(logger, context.metrics));
+    app.use(bodyParsers(logger, '1100kb'));
+    app.useGlobalPipes(createValidationPipe());
+    const express = app.getHttpAdapter().getInstance() as { disable(setting: string): void; set(k: string, v: unknown): void };
+    express.disable('x-powered-by');
+    express.set('trust proxy', 'loopback');
 
-  if (definition.rpcPort !== undefined) {
-    app.connectMicroservice<MicroserviceOptions>(
-      { transport: Transport.TCP, options: { host: config.RPC_HOST, port: config.RPC_PORT } },
-      { inheritAppConfig: true },
-    );
-    await app.startAllMicroservices();
+    if (definition.rpcPort !== undefined) {
+      app.connectMicroservice<MicroserviceOptions>(
+        { transport: Transport.TCP, options: { host: config.RPC_HOST, port: config.RPC_PORT } },
+        { inheritAppConfig: true },
+      );
+      await app.startAllMicroservices();
+    }
+    await definition.configure?.(app, context);
+    await app.listen(config.PORT, config.HOST);
+  } catch (error) {
+    await app.close().catch((closeError: unknown) => logger.error({ err: closeError }, 'closing after a failed start failed'));
+    throw error;
   }
-  await definition.configure?.(app, context);
-  await app.listen(config.PORT, config.HOST);
   const server = app.getHttpServer() as Server;
   const address = server.address();
   const httpPort = typeof address === 'object' && address ? address.port : config.PORT;
