@@ -112,6 +112,19 @@ describe('hourly event counts', () => {
     expect(source({ filters: ranges[3]![1] })).toBeNull(); // no whole hour inside
   });
 
+  it('(listing totals) count as of the snapshot, reading a bounded number of the events stored after it', async () => {
+    const one = (db: string) => ({ at: base + HOUR, db, type: types[0]!, severity: severities[0]! });
+    await store([one('db_total'), one('db_total'), one('db_total')]);
+    const snapshot = await events.headSequence();
+    // After the snapshot: 2 more matches among 30 others.
+    await store([one('db_total'), one('db_total'), ...Array.from({ length: 30 }, () => one('db_flood'))]);
+    const filters: EventFilters = { database_ids: ['db_total'] };
+    expect(await events.count(filters, snapshot, 1000)).toEqual({ total: 3, estimated: false });
+    expect(await events.count(filters, snapshot, 1000, 32)).toEqual({ total: 3, estimated: false });
+    // More newer events than it may read, though only 2 of them match: estimated, not scanned.
+    expect((await events.count(filters, snapshot, 1000, 31)).estimated).toBe(true);
+  });
+
   it('are dropped with the days retention drops', async () => {
     const partitions = new EventPartitions(
       new PartitionsRepository(dataSource),

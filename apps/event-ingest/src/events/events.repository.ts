@@ -106,8 +106,11 @@ export interface AggregateRow {
 }
 
 const HOUR_MS = 3_600_000;
-/** Matches stored after a listing's snapshot beyond which its total is estimated rather than counted. */
-const RECENT_COUNT_LIMIT = 10_000;
+/**
+ * Events stored after a listing's snapshot that a total reads at most (matching or not) to subtract
+ * the newer matches; past it the total is estimated rather than counted.
+ */
+const RECENT_READ_LIMIT = 50_000;
 const COUNTED_GROUPS: readonly AggregateGroupField[] = ['database_id', 'database_name', 'type', 'severity'];
 
 /**
@@ -320,18 +323,22 @@ export class EventsRepository {
    * which the filter's own index can count without the heap once autovacuum has marked the pages
    * all-visible. Both counts read one snapshot.
    */
-  async count(filters: EventFilters, snapshot: string, exactUpTo: number): Promise<{ total: number; estimated: boolean }> {
+  async count(filters: EventFilters, snapshot: string, exactUpTo: number, recentReadLimit = RECENT_READ_LIMIT): Promise<{ total: number; estimated: boolean }> {
     const where = new Where();
     applyFilters(where, filters);
+    // The newer events are read through the `seq` index, at most `recentReadLimit` of them whatever
+    // the filter (a selective filter during a flood would otherwise read every newer event), and
+    // the filter is applied to what was read.
     const newer = new Where([...where.params]);
-    newer.clauses.push(...where.clauses);
-    newer.add(`seq > ${newer.param(snapshot)}::bigint`);
+    const since = newer.param(snapshot);
+    const matches = where.clauses.length ? where.clauses.join(' AND ') : 'true';
     const counted = await inSnapshot(this.dataSource, async (manager) => {
-      const [after]: { n: number }[] = await manager.query(
-        `SELECT count(*)::int AS n FROM (SELECT 1 FROM event_ingest.events ${newer.sql()} LIMIT ${RECENT_COUNT_LIMIT + 1}) r`,
+      const [after]: { read: number; n: number }[] = await manager.query(
+        `SELECT count(*)::int AS read, (count(*) FILTER (WHERE ${matches}))::int AS n
+           FROM (SELECT * FROM event_ingest.events WHERE seq > ${since}::bigint LIMIT ${recentReadLimit + 1}) r`,
         newer.params,
       );
-      if (after!.n > RECENT_COUNT_LIMIT) return null; // a flood since the listing began: estimate
+      if (after!.read > recentReadLimit) return null; // a flood since the listing began: estimate
       const cap = exactUpTo + 1 + after!.n;
       const [all]: { n: number }[] = await manager.query(
         `SELECT count(*)::int AS n FROM (SELECT 1 FROM event_ingest.events ${where.sql()} LIMIT ${cap}) c`,
