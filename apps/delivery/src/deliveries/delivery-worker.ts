@@ -274,6 +274,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       const headers = signedHeaders(delivery.form, this.openSecret(delivery.secret_sealed), delivery.body, {
         eventType: delivery.event_type,
+        deliveryId: delivery.id,
         deliveryAttemptId: attemptId,
         timestamp: Math.floor(startedAt.getTime() / 1000),
       });

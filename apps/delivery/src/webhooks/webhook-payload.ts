@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { WebhookForm } from '@vigil/contracts';
+import { standardWebhookHeaders } from '../signing/standard-webhooks';
 
 /** An event as webhooks see it, whatever bus message it came from. */
 export interface WebhookEvent {
@@ -24,13 +25,16 @@ export function hmacSha256Hex(secret: string, text: string): string {
 
 /**
  * The headers of one attempt. Form A signs `<timestamp>.<raw body>`, form B the raw body alone;
- * both send `sha256=<hex>`. The body passed here is the exact string sent.
+ * both send `sha256=<hex>`. Both forms also carry the Standard Webhooks headers (`webhook-id` =
+ * the delivery id, the same on every attempt of this event to this subscription; the timestamp of
+ * this attempt, which the form B X-Service signature does not cover, so only these headers let a
+ * receiver refuse a replayed capture). The body passed here is the exact string sent.
  */
 export function signedHeaders(
   form: WebhookForm,
   secret: string,
   body: string,
-  meta: { eventType: string; deliveryAttemptId: string; timestamp: number },
+  meta: { eventType: string; deliveryId: string; deliveryAttemptId: string; timestamp: number },
 ): Record<string, string> {
   const timestamp = String(meta.timestamp);
   const signed = form === 'A' ? `${timestamp}.${body}` : body;
@@ -41,5 +45,6 @@ export function signedHeaders(
     'x-service-timestamp': timestamp,
     'x-service-event': meta.eventType,
     'x-service-delivery-id': meta.deliveryAttemptId,
+    ...standardWebhookHeaders([secret], meta.deliveryId, meta.timestamp, body),
   };
 }

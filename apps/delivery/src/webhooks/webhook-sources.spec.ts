@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { MessageHeaders, Topics } from '@vigil/contracts';
 import { decodeWebhookEvents } from './webhooks.consumer';
 import { signedHeaders, webhookBody, hmacSha256Hex } from './webhook-payload';
@@ -43,10 +44,20 @@ describe('webhook payloads', () => {
 
   it('signs "<timestamp>.<body>" in form A and the body alone in form B', () => {
     const body = webhookBody('A', event);
-    const meta = { eventType: event.type, deliveryAttemptId: 'wha_1', timestamp: 1767225600 };
+    const meta = { eventType: event.type, deliveryId: 'whd_1', deliveryAttemptId: 'wha_1', timestamp: 1767225600 };
     expect(signedHeaders('A', 's3cret', body, meta)['x-service-signature']).toBe(`sha256=${hmacSha256Hex('s3cret', `1767225600.${body}`)}`);
     expect(signedHeaders('B', 's3cret', body, meta)['x-service-signature']).toBe(`sha256=${hmacSha256Hex('s3cret', body)}`);
     // Known-answer check against an HMAC computed independently (RFC 4231 style).
     expect(hmacSha256Hex('key', 'The quick brown fox jumps over the lazy dog')).toBe('f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8');
+  });
+
+  it('adds the Standard Webhooks headers in both forms, keyed by the secret and naming the delivery, not the attempt', () => {
+    const body = webhookBody('B', event);
+    const meta = { eventType: event.type, deliveryId: 'whd_1', deliveryAttemptId: 'wha_1', timestamp: 1767225600 };
+    const signature = `v1,${createHmac('sha256', Buffer.from('s3cret', 'utf8')).update(`whd_1.1767225600.${body}`).digest('base64')}`;
+    for (const form of ['A', 'B'] as const) {
+      const headers = signedHeaders(form, 's3cret', body, meta);
+      expect(headers).toMatchObject({ 'webhook-id': 'whd_1', 'webhook-timestamp': '1767225600', 'webhook-signature': signature, 'x-service-timestamp': '1767225600', 'x-service-delivery-id': 'wha_1' });
+    }
   });
 });
