@@ -1,4 +1,5 @@
 import { verify } from '@octokit/webhooks-methods';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { startWebhookReceiver, waitFor, type WebhookReceiver } from '@vigil/testing';
 import { http, login } from './testing/http';
 import { startTestSystem, type TestSystem } from './testing/test-system';
@@ -21,6 +22,20 @@ describe('webhooks', () => {
     const response = await api('POST', '/v1/webhooks', { url: `${receiver.url}${path}`, events, ...(secret ? { secret } : {}) });
     expect(response.status).toBe(201);
     return response.body;
+  };
+
+  /** The official Standard Webhooks verifier, keyed as docs/webhooks.md tells receivers to. */
+  const standardVerifier = (secret: string) => new Webhook(Buffer.from(secret, 'utf8'), { format: 'raw' });
+  const verifyStandard = (secret: string, request: { body: string; headers: Record<string, unknown> }) =>
+    standardVerifier(secret).verify(request.body, request.headers as Record<string, string>);
+  /** Runs a synchronous check as if the clock read `at` (ms); nothing else runs meanwhile. */
+  const atTime = <T>(at: number, check: () => T): T => {
+    const now = jest.spyOn(Date, 'now').mockReturnValue(at);
+    try {
+      return check();
+    } finally {
+      now.mockRestore();
+    }
   };
 
   beforeAll(async () => {
@@ -122,6 +137,66 @@ describe('webhooks', () => {
     expect(receiver.on('/sig-b')).toHaveLength(1);
   });
 
+  it('signs both forms per Standard Webhooks: the official verifier accepts real deliveries unchanged, and refuses a replay outside its 5-minute tolerance and a tampered body', async () => {
+    const secretA = 'form-a standard webhooks secret, any text: é€';
+    // The receiver itself verifies with the official library and answers 401 to anything it refuses.
+    const verdicts: string[] = [];
+    let secretB = '';
+    for (const path of ['/std-a', '/std-b']) {
+      receiver.behave(path, (request) => {
+        try {
+          verifyStandard(path === '/std-a' ? secretA : secretB, request);
+          verdicts.push(`${path} ok`);
+          return { status: 200 };
+        } catch (error) {
+          verdicts.push(`${path} ${(error as Error).message}`);
+          return { status: 401 };
+        }
+      });
+    }
+    const { id: idA } = await subscribe('/std-a', ['database.connection'], secretA);
+    const formB = await subscribe('/std-b', ['database.connection']);
+    secretB = formB.secret;
+    const [eventId] = await ingest([{ type: 'database.connection', database_id: 'db_hooks', details: { user: 'zoë' } }]);
+
+    const [a] = await waitFor(() => (receiver.on('/std-a').length ? receiver.on('/std-a') : undefined), 20_000, 'form A delivery');
+    const [b] = await waitFor(() => (receiver.on('/std-b').length ? receiver.on('/std-b') : undefined), 20_000, 'form B delivery');
+    expect(verdicts.sort()).toEqual(['/std-a ok', '/std-b ok']);
+    const historyA = await waitFor(async () => {
+      const response = await api('GET', `/v1/webhooks/${idA}/deliveries`);
+      return response.body.data[0]?.status === 'succeeded' ? response.body.data[0] : undefined;
+    }, 10_000, 'form A delivery recorded as succeeded');
+    expect(historyA.attempts.map((attempt: { status_code: number }) => attempt.status_code)).toEqual([200]);
+
+    for (const [request, secret] of [[a!, secretA], [b!, secretB]] as const) {
+      expect(JSON.parse(request.body).id).toBe(eventId);
+      expect(request.headers['webhook-id']).toMatch(/^whd_/);
+      expect(request.headers['webhook-timestamp']).toBe(request.headers['x-service-timestamp']);
+      expect(request.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+      // The X-Service-* scheme is still there, unchanged.
+      expect(String(request.headers['x-service-delivery-id'])).toMatch(/^wha_/);
+      // Accepted unchanged, with the raw key or with its whsec_ form.
+      expect(verifyStandard(secret, request)).toEqual(JSON.parse(request.body));
+      expect(new Webhook(`whsec_${Buffer.from(secret, 'utf8').toString('base64')}`).verify(request.body, request.headers as Record<string, string>)).toEqual(JSON.parse(request.body));
+      // Tampered body, or another subscription's secret: refused.
+      const tampered = request.body.replace('zoë', 'eve');
+      expect(tampered).not.toBe(request.body);
+      expect(() => verifyStandard(secret, { ...request, body: tampered })).toThrow('No matching signature');
+      expect(() => verifyStandard(secret === secretA ? secretB : secretA, request)).toThrow('No matching signature');
+
+      // The captured delivery replayed later, headers and body byte for byte.
+      const sentAt = Number(request.headers['webhook-timestamp']) * 1000;
+      expect(atTime(sentAt + 290_000, () => verifyStandard(secret, request))).toEqual(JSON.parse(request.body));
+      expect(() => atTime(sentAt + 301_000, () => verifyStandard(secret, request))).toThrow(new WebhookVerificationError('Message timestamp too old'));
+      // Refreshing the timestamp to get past the check breaks the signature.
+      const refreshed = { ...request, headers: { ...request.headers, 'webhook-timestamp': String(Math.floor((sentAt + 301_000) / 1000)) } };
+      expect(() => atTime(sentAt + 301_000, () => verifyStandard(secret, refreshed))).toThrow('No matching signature');
+    }
+    // One message id per subscription: the two deliveries of the same event are two messages.
+    expect(a!.headers['webhook-id']).not.toBe(b!.headers['webhook-id']);
+    expect(a!.headers['webhook-id']).toBe(historyA.id);
+  });
+
   it('retries a receiver that fails twice: the same event id three times, three different delivery ids, recorded in the history', async () => {
     receiver.behave('/flaky', (_r, n) => ({ status: n <= 2 ? 503 : 200 }));
     const { id } = await subscribe('/flaky', ['data.export']);
@@ -129,6 +204,9 @@ describe('webhooks', () => {
     const got = await waitFor(() => (receiver.on('/flaky').length >= 3 ? receiver.on('/flaky') : undefined), 30_000, 'three attempts');
     expect(got.map((r) => JSON.parse(r.body).id)).toEqual([eventId, eventId, eventId]);
     expect(new Set(got.map((r) => r.headers['x-service-delivery-id'])).size).toBe(3);
+    // Standard Webhooks: one webhook-id for the message, a timestamp and signature per attempt.
+    expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    expect(new Set(got.map((r) => r.headers['webhook-signature'])).size).toBe(3);
     // The schedule (0, 1, 1 s) is kept between attempts.
     expect(got[1]!.receivedAt - got[0]!.receivedAt).toBeGreaterThanOrEqual(800);
 
@@ -140,6 +218,7 @@ describe('webhooks', () => {
     expect(delivery).toMatchObject({ event_id: eventId, event_type: 'data.export', attempt_count: 3, max_attempts: 3, last_status_code: 200, next_attempt_at: null });
     expect(delivery.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([503, 503, 200]);
     expect(delivery.attempts.map((a: { delivery_attempt_id: string }) => a.delivery_attempt_id)).toEqual(got.map((r) => r.headers['x-service-delivery-id']));
+    expect(got[0]!.headers['webhook-id']).toBe(delivery.id);
     expect(delivery.attempts.every((a: { latency_ms: number }) => Number.isInteger(a.latency_ms))).toBe(true);
     const one = await api('GET', `/v1/webhooks/${id}/deliveries/${delivery.id}`);
     expect(one.body.id).toBe(delivery.id);
