@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { startWebhookReceiver, waitFor, type ReceivedRequest, type WebhookReceiver } from '@vigil/testing';
 import { http, login } from './testing/http';
 import { startTestSystem, type TestSystem } from './testing/test-system';
@@ -168,6 +169,11 @@ describe('alerts and alert destinations', () => {
       const header = algorithm === 'sha512' ? 'X-Vigil-Signature' : 'X-Signature';
       expect(hmacMatches(algorithm, `secret-${algorithm}`, request, header)).toBe(true);
       expect(hmacMatches(algorithm, 'wrong-secret', request, header)).toBe(false);
+      // Also Standard Webhooks (always SHA-256, keyed by the secret's UTF-8 bytes), checked by the official verifier.
+      expect(request.headers['webhook-id']).toMatch(/^ald_/);
+      const verifier = new Webhook(Buffer.from(`secret-${algorithm}`, 'utf8'), { format: 'raw' });
+      expect(verifier.verify(request.body, request.headers as Record<string, string>)).toEqual(JSON.parse(request.body));
+      expect(() => new Webhook(Buffer.from('wrong-secret', 'utf8'), { format: 'raw' }).verify(request.body, request.headers as Record<string, string>)).toThrow('No matching signature');
     });
 
     it('sends form-urlencoded bodies (signed as sent) and custom headers that cannot displace authentication', async () => {
@@ -180,6 +186,8 @@ describe('alerts and alert destinations', () => {
       expect(request.headers['x-team']).toBe('dba');
       expect(request.headers['x-trace']).toBe('a b c');
       expect(hmacMatches('sha256', 'form-secret', request, 'X-Signature')).toBe(true);
+      // A form body is not JSON: the Standard Webhooks verifier is told not to parse it.
+      expect(new Webhook(Buffer.from('form-secret', 'utf8'), { format: 'raw' }).verify(request.body, request.headers as Record<string, string>, { jsonParse: false })).toBeUndefined();
       const form = new URLSearchParams(request.body);
       expect(form.get('severity')).toBe('high');
       expect(form.get('actor.user')).toBe('test_user');

@@ -113,7 +113,7 @@ export class AlertDestinationsService {
     let last: Awaited<ReturnType<AlertSender['attempt']>> | undefined;
     for (let attempt = 1; ; attempt++) {
       if (attempt > 1) await new Promise((r) => setTimeout(r, settings.retry_delay_seconds * 1000));
-      last = await this.sender.attempt(settings, destination.secrets_sealed, alert);
+      last = await this.sender.attempt(settings, destination.secrets_sealed, alert, deliveryId);
       const nextWouldEnd = performance.now() - started + (settings.retry_delay_seconds + settings.timeout_seconds) * 1000;
       const final = last.success || attempt === settings.retry_attempts + 1 || nextWouldEnd > TEST_BUDGET_MS;
       await this.deliveries.complete(null, [

@@ -47,11 +47,15 @@ export class AlertSender {
     return secrets;
   }
 
-  async attempt(settings: AlertDestinationSettings, secretsSealed: string | null, alert: AlertSnapshot): Promise<AlertAttemptResult> {
+  /** `deliveryId` names the delivery this attempt belongs to (the same on every retry of it). */
+  async attempt(settings: AlertDestinationSettings, secretsSealed: string | null, alert: AlertSnapshot, deliveryId: string): Promise<AlertAttemptResult> {
     const startedAt = new Date();
     let request;
     try {
-      request = buildAlertRequest(settings, this.openSecrets(secretsSealed), alert, this.config.DASHBOARD_URL, this.templates);
+      request = buildAlertRequest(settings, this.openSecrets(secretsSealed), alert, this.config.DASHBOARD_URL, this.templates, {
+        deliveryId,
+        timestamp: Math.floor(startedAt.getTime() / 1000),
+      });
     } catch (error) {
       const message = error instanceof TemplateError ? `payload_template ${error.message}` : `not sent: ${(error as Error).message}`;
       return { startedAt, latencyMs: 0, statusCode: null, success: false, error: message };

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { AlertDestinationSettings } from '@vigil/contracts';
+import { standardWebhookHeaders } from '../signing/standard-webhooks';
 import { type AlertSnapshot, defaultPayload, formEncode, templateContext } from './alert-payload';
 import type { TemplateCache } from './alert-template';
 import type { DestinationSecrets } from './destination-settings';
@@ -19,10 +20,22 @@ export function alertPayload(settings: AlertDestinationSettings, alert: AlertSna
   return defaultPayload(alert, dashboardUrl, settings.include_raw_event);
 }
 
+/** Identifies one attempt: the delivery it belongs to (the same on every retry) and its send time. */
+export interface AlertAttemptMeta {
+  deliveryId: string;
+  /** Unix seconds at which this attempt is sent. */
+  timestamp: number;
+}
+
 /**
  * One request to a destination (spec: Delivery to an alert destination): the payload in the chosen
  * content type, custom headers first, then Vigil's own headers and the authentication, so no
  * custom header can replace them (they are also refused at save).
+ *
+ * With `auth_type` `hmac` the request also carries the Standard Webhooks headers, keyed by the UTF-8
+ * bytes of `hmac_secret` and always HMAC-SHA256 (the only algorithm of that scheme, whatever
+ * `hmac_algorithm` says for the `hmac_header` signature): the header signature alone covers the body
+ * only, so a captured request could be replayed; these add a signed send time.
  */
 export function buildAlertRequest(
   settings: AlertDestinationSettings,
@@ -30,6 +43,7 @@ export function buildAlertRequest(
   alert: AlertSnapshot,
   dashboardUrl: string,
   templates: TemplateCache,
+  meta: AlertAttemptMeta,
 ): OutgoingAlertRequest {
   const payload = alertPayload(settings, alert, dashboardUrl, templates);
   const body = settings.content_type === 'application/x-www-form-urlencoded' ? formEncode(payload) : JSON.stringify(payload);
@@ -48,6 +62,7 @@ export function buildAlertRequest(
       headers[settings.api_key_header.toLowerCase()] = secrets.api_key_value ?? '';
       break;
     case 'hmac':
+      if (secrets.hmac_secret) Object.assign(headers, standardWebhookHeaders([secrets.hmac_secret], meta.deliveryId, meta.timestamp, body));
       headers[settings.hmac_header.toLowerCase()] = createHmac(settings.hmac_algorithm, secrets.hmac_secret ?? '').update(body, 'utf8').digest('hex');
       break;
     default:

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { sampleAlert } from './alert-payload';
 import { TemplateCache } from './alert-template';
 import { buildAlertRequest } from './destination-request';
@@ -43,6 +44,9 @@ describe('alert destination settings', () => {
     [{ custom_headers: { Authorization: 'Bearer x' } }, 'custom_headers.Authorization'],
     [{ custom_headers: { 'Bad Header': 'x' } }, 'custom_headers.Bad Header'],
     [{ auth_type: 'hmac', hmac_secret: 's', custom_headers: { 'x-signature': 'forged' } }, 'custom_headers.x-signature'],
+    [{ auth_type: 'hmac', hmac_secret: 's', custom_headers: { 'Webhook-Signature': 'v1,forged' } }, 'custom_headers.Webhook-Signature'],
+    [{ auth_type: 'hmac', hmac_secret: 's', custom_headers: { 'webhook-id': 'x' } }, 'custom_headers.webhook-id'],
+    [{ auth_type: 'hmac', hmac_secret: 's', hmac_header: 'Webhook-Timestamp' }, 'hmac_header'],
   ])('refuses %j at %s', (input, field) => {
     expect(fields(input)).toContain(field);
   });
@@ -70,24 +74,41 @@ describe('alert destination settings', () => {
 describe('outgoing alert requests', () => {
   const templates = new TemplateCache();
   const alert = sampleAlert('alt_req');
+  const meta = { deliveryId: 'ald_1', timestamp: 1767225600 };
 
   it('signs the raw body with the chosen HMAC algorithm in the chosen header', () => {
     const { settings, secrets } = mergeDestination({ ...base, auth_type: 'hmac', hmac_secret: 'k', hmac_algorithm: 'sha512', hmac_header: 'X-Sig' });
-    const request = buildAlertRequest(settings, secrets, alert, 'https://d', templates);
+    const request = buildAlertRequest(settings, secrets, alert, 'https://d', templates, meta);
     expect(request.headers['x-sig']).toBe(createHmac('sha512', 'k').update(request.body).digest('hex'));
+  });
+
+  it('adds Standard Webhooks headers with auth_type hmac only: SHA-256 keyed by the UTF-8 secret over "<delivery id>.<timestamp>.<body>"', () => {
+    const { settings, secrets } = mergeDestination({ ...base, auth_type: 'hmac', hmac_secret: 'k-é', hmac_algorithm: 'sha512' });
+    const request = buildAlertRequest(settings, secrets, alert, 'https://d', templates, meta);
+    const expected = createHmac('sha256', Buffer.from('k-é', 'utf8')).update(`ald_1.1767225600.${request.body}`).digest('base64');
+    expect(request.headers).toMatchObject({ 'webhook-id': 'ald_1', 'webhook-timestamp': '1767225600', 'webhook-signature': `v1,${expected}` });
+    expect(request.headers['x-signature']).toBe(createHmac('sha512', 'k-é').update(request.body).digest('hex'));
+    const now = { deliveryId: 'ald_2', timestamp: Math.floor(Date.now() / 1000) };
+    const fresh = buildAlertRequest(settings, secrets, alert, 'https://d', templates, now);
+    expect(new Webhook(Buffer.from('k-é', 'utf8'), { format: 'raw' }).verify(fresh.body, fresh.headers)).toEqual(JSON.parse(fresh.body));
+    for (const input of [{ auth_type: 'none' }, { auth_type: 'bearer', auth_token: 't' }, { auth_type: 'api_key', api_key_value: 'v' }]) {
+      const other = mergeDestination({ ...base, ...input });
+      const plain = buildAlertRequest(other.settings, other.secrets, alert, 'https://d', templates, meta);
+      expect(Object.keys(plain.headers).filter((name) => name.startsWith('webhook-'))).toEqual([]);
+    }
   });
 
   it('puts custom headers before authentication, which they cannot replace', () => {
     const { settings, secrets } = mergeDestination({ ...base, auth_type: 'bearer', auth_token: 'real', custom_headers: { 'X-Team': 'db' } });
     settings.custom_headers.Authorization = 'Bearer forged';
-    const request = buildAlertRequest(settings, secrets, alert, 'https://d', templates);
+    const request = buildAlertRequest(settings, secrets, alert, 'https://d', templates, meta);
     expect(request.headers.authorization).toBe('Bearer real');
     expect(request.headers['x-team']).toBe('db');
   });
 
   it('encodes forms with dotted keys', () => {
     const { settings, secrets } = mergeDestination({ ...base, content_type: 'application/x-www-form-urlencoded' });
-    const request = buildAlertRequest(settings, secrets, alert, 'https://d', templates);
+    const request = buildAlertRequest(settings, secrets, alert, 'https://d', templates, meta);
     const form = new URLSearchParams(request.body);
     expect(form.get('alert_id')).toBe('alt_req');
     expect(form.get('source.port')).toBe('5432');

@@ -7,6 +7,7 @@ import {
   AlertSeverities,
   type FieldError,
 } from '@vigil/contracts';
+import { STANDARD_WEBHOOK_HEADERS } from '../signing/standard-webhooks';
 
 /** The choices and bounds of the spec's five tables, plus Vigil's bounds where the spec names none (docs/alerts.md). */
 export const DestinationRules = {
@@ -175,7 +176,14 @@ export function validateDestination({ settings: s, secrets }: MergedDestination)
   if (headers.length > r.maxCustomHeaders) errors.push({ field: 'custom_headers', message: `at most ${r.maxCustomHeaders} headers` });
   const authHeaders = new Set<string>();
   if (s.auth_type === 'api_key') authHeaders.add(s.api_key_header.toLowerCase());
-  if (s.auth_type === 'hmac') authHeaders.add(s.hmac_header.toLowerCase());
+  if (s.auth_type === 'hmac') {
+    authHeaders.add(s.hmac_header.toLowerCase());
+    // Sent with every hmac request (Standard Webhooks): neither the hmac header nor a custom one may take their names.
+    for (const name of STANDARD_WEBHOOK_HEADERS) authHeaders.add(name);
+    if ((STANDARD_WEBHOOK_HEADERS as readonly string[]).includes(s.hmac_header.toLowerCase())) {
+      errors.push({ field: 'hmac_header', message: `may not be ${s.hmac_header} (a Standard Webhooks header Vigil sets itself with auth_type hmac)` });
+    }
+  }
   for (const [name, value] of headers) {
     const field = `custom_headers.${name}`;
     if (!HEADER_NAME.test(name)) errors.push({ field, message: 'is not a valid HTTP header name' });
