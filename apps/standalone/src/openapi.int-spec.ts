@@ -76,6 +76,16 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it('describes the outgoing requests with every header a receiver verifies: X-Service-* and Standard Webhooks on both webhook forms', () => {
+    const headersOf = (name: string) => (document.webhooks[name].post.parameters as { name: string; in: string; required: boolean }[]).map((p) => `${p.in}:${p.name}:${p.required}`);
+    const standard = ['header:webhook-id:true', 'header:webhook-timestamp:true', 'header:webhook-signature:true'];
+    const xService = ['header:X-Service-Signature:true', 'header:X-Service-Timestamp:true', 'header:X-Service-Event:true', 'header:X-Service-Delivery-ID:true'];
+    for (const form of ['webhookDeliveryFormA', 'webhookDeliveryFormB']) expect(headersOf(form).sort()).toEqual([...standard, ...xService].sort());
+    expect(document.webhooks.webhookDeliveryFormA.post.requestBody.content['application/json'].schema.required).toEqual(['id', 'type', 'created', 'data']);
+    expect(document.webhooks.webhookDeliveryFormB.post.requestBody.content['application/json'].schema.required).toEqual(['id', 'type', 'created_at', 'data']);
+    expect(headersOf('alertDestinationRequest').sort()).toEqual(standard.map((h) => h.replace(':true', ':false')).sort());
+  });
+
   it('serves a browsable page', async () => {
     const page = await fetch(`${system.gatewayUrl}/v1/docs`);
     expect(page.status).toBe(200);

@@ -57,7 +57,7 @@ export class UpdateAlertDestinationDto {
   @IsOptional() @IsString() @MaxLength(10_000)
   hmac_secret?: string | null;
 
-  @ApiPropertyOptional({ default: 'X-Signature', description: 'Header carrying the hex HMAC of the raw body.' })
+  @ApiPropertyOptional({ default: 'X-Signature', description: 'Header carrying the hex HMAC of the raw body. With auth_type hmac the request also carries the Standard Webhooks headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (HMAC-SHA256 keyed by the UTF-8 bytes of hmac_secret); none of the three may be chosen here or as a custom header.' })
   @IsOptional() @IsString() @MaxLength(200)
   hmac_header?: string;
 

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { OUTGOING_WEBHOOKS } from './outgoing-webhooks';
 
 type Json = Record<string, any>;
 
@@ -117,6 +118,7 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
   document.components.schemas ??= {};
   document.components.schemas.ProblemDocument = PROBLEM_SCHEMA;
   document.components.schemas.OAuthError = OAUTH_ERROR_SCHEMA;
+  document.webhooks = OUTGOING_WEBHOOKS;
 
   for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
     for (const [method, operation] of Object.entries<Json>(item)) {

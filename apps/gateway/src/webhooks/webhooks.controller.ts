@@ -58,7 +58,7 @@ export class WebhooksController {
   @Post()
   @RequireScope(WRITE)
   @ApiExtension('x-required-scope', WRITE)
-  @ApiOperation({ summary: 'Create a webhook subscription', description: 'With `secret`: form A (answer: id, url, events, status, created_at). Without: form B (answer includes the generated `secret`, shown only here).' })
+  @ApiOperation({ summary: 'Create a webhook subscription', description: 'With `secret`: form A (answer: id, url, events, status, created_at). Without: form B (answer includes the generated `secret`, shown only here). Deliveries of both forms carry the X-Service-* headers of their form and the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature`, keyed by the UTF-8 bytes of the secret (see the `webhooks` section of this document).' })
   @ApiCreatedResponse({ description: 'Created.' })
   @ApiBadRequestResponse({ description: 'Malformed body, missing field, unknown field, or an unparseable URL.' })
   @ApiUnprocessableEntityResponse({ description: 'Unknown event type (`unknown_event_type`) or a URL that is not https:// on a public address (`webhook_url_not_allowed`).' })
@@ -162,7 +162,7 @@ export class WebhooksController {
   @HttpCode(202)
   @RequireScope(WRITE)
   @ApiExtension('x-required-scope', WRITE)
-  @ApiOperation({ summary: 'Send one delivery again', description: 'Same event id and body, new X-Service-Delivery-ID, the retry schedule from its start. A delivery pending or in flight is left as it is.' })
+  @ApiOperation({ summary: 'Send one delivery again', description: 'Same event id, body and `webhook-id`, new X-Service-Delivery-ID and timestamps, the retry schedule from its start. A delivery pending or in flight is left as it is.' })
   @ApiAcceptedResponse({ type: DeliveryView })
   @ApiNotFoundResponse({ description: '`webhook_not_found` or `webhook_delivery_not_found`.' })
   redeliverOne(@Param('webhook_id') id: string, @Param('delivery_id') deliveryId: string): Promise<DeliveryResponse> {

@@ -143,7 +143,7 @@ export class WebhookView {
   @ApiProperty({ example: 'wh_01j...' }) id!: string;
   @ApiProperty() url!: string;
   @ApiProperty({ type: [String] }) events!: string[];
-  @ApiProperty({ enum: ['A', 'B'], description: 'A: client secret, signs `<timestamp>.<body>`; B: generated secret, signs the body.' }) form!: string;
+  @ApiProperty({ enum: ['A', 'B'], description: 'A: client secret, X-Service-Signature over `<timestamp>.<body>`; B: generated secret, X-Service-Signature over the body. Both also send Standard Webhooks headers.' }) form!: string;
   @ApiProperty() description!: string;
   @ApiProperty() active!: boolean;
   @ApiProperty({ enum: ['active', 'inactive', 'failing'] }) status!: string;
@@ -163,7 +163,7 @@ export class DeliveryAttemptView {
 }
 
 export class DeliveryView {
-  @ApiProperty() id!: string;
+  @ApiProperty({ description: 'The delivery id, sent as the `webhook-id` header on every attempt.' }) id!: string;
   @ApiProperty() webhook_id!: string;
   @ApiProperty({ description: 'The event id: the payload `id`, the same in every attempt.' }) event_id!: string;
   @ApiProperty() event_type!: string;
