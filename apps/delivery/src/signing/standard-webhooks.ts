@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * Standard Webhooks (standardwebhooks.com) symmetric signatures, sent beside Vigil's own
+ * Standard Webhooks symmetric signatures (v1, HMAC-SHA256), sent beside Vigil's own
  * X-Service-* headers so receivers can verify with the official `standardwebhooks` libraries
  * (and Svix's, which implement the same scheme).
  *
