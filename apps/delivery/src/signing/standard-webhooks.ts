@@ -2,8 +2,7 @@ import { createHmac } from 'node:crypto';
 
 /**
  * Standard Webhooks symmetric signatures (v1, HMAC-SHA256), sent beside Vigil's own
- * X-Service-* headers so receivers can verify with the official `standardwebhooks` libraries
- * (and Svix's, which implement the same scheme).
+ * X-Service-* headers so receivers can verify with the official `standardwebhooks` libraries.
  *
  * The key is the UTF-8 bytes of the subscription's secret exactly as the user holds it (form A:
  * the secret they chose; form B: the whole generated string, `whsec_` prefix included), the same
