@@ -8,7 +8,7 @@ import {
   type FieldError,
 } from '@vigil/contracts';
 
-/** The choices and bounds of the spec's five tables, plus Vigil's bounds where the spec names none (docs/alerts.md). */
+/** The choices, defaults and bounds of every destination setting (docs/alerts.md). */
 export const DestinationRules = {
   providers: ['webhook'],
   methods: ['POST', 'PUT', 'PATCH'],
@@ -79,7 +79,7 @@ function pick<K extends keyof AlertDestinationSettings>(input: AlertDestinationI
 
 /**
  * Applies a create or update body to the current settings (none on create): fields given replace,
- * fields omitted stay (or take the spec's default), `null` resets a field to its default. Secrets
+ * fields omitted stay (or take their default), `null` resets a field to its default. Secrets
  * omitted keep their value; `null` clears one.
  */
 export function mergeDestination(input: AlertDestinationInput, current?: MergedDestination): MergedDestination {
@@ -204,7 +204,7 @@ export function validateDestination({ settings: s, secrets }: MergedDestination)
   return errors;
 }
 
-/** Whether a destination takes an alert (spec: severity_filter, alert_types, database_filter; plus policy channels). */
+/** Whether a destination takes an alert (severity_filter, alert_types, database_filter; plus policy channels). */
 export function destinationAccepts(
   destination: { name: string; settings: AlertDestinationSettings },
   alert: { severity: string; type: string; database_id: string; channels: string[] },
