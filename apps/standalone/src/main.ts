@@ -10,7 +10,7 @@ async function main() {
   } catch (error) {
     if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
     // The launcher's LOG_LEVEL and LOG_FORMAT were valid, or this is a ConfigError.
-    else createLogger('standalone', process.env.LOG_LEVEL ?? 'info', process.env.LOG_FORMAT as LogFormat).fatal({ err: error }, 'failed to start');
+    else createLogger('standalone', process.env.LOG_LEVEL || 'info', (process.env.LOG_FORMAT || 'auto') as LogFormat).fatal({ err: error }, 'failed to start');
     process.exit(1);
   }
 }
