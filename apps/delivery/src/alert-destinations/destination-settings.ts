@@ -110,7 +110,7 @@ export function mergeDestination(input: AlertDestinationInput, current?: MergedD
     retry_delay_seconds: pick(input, base, 'retry_delay_seconds', d.retry_delay_seconds),
     success_codes: pick(input, base, 'success_codes', d.success_codes),
   };
-  // An empty multiselect means "all" (spec default), stored as the full list so filters read plainly.
+  // An empty multiselect means "all" (the default), stored as the full list so filters read plainly.
   if (!settings.severity_filter.length) settings.severity_filter = [...d.severity_filter];
   if (!settings.alert_types.length) settings.alert_types = [...d.alert_types];
   settings.severity_filter = [...new Set(settings.severity_filter)];
