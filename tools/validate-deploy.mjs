@@ -273,7 +273,7 @@ const isSecretVar = (name, code, docs) =>
 
 /** Runs a service's own configuration loader on an environment; returns the problems. */
 function configProblems(code, svc, env) {
-  // runServiceMain adds one rule to the spec: a service in its own process needs Kafka.
+  // runServiceMain adds one rule to the config spec: a service in its own process needs Kafka.
   const problems = env.KAFKA_BROKERS?.trim() ? [] : ['KAFKA_BROKERS is required when a service runs in its own process'];
   try {
     code.config.loadConfig(svc.name, svc.spec, env);

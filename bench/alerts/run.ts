@@ -1,5 +1,5 @@
 /**
- * Alert delivery benchmark (issue 7), on this machine, traffic on 127.0.0.1 only.
+ * Alert delivery benchmark, on this machine, traffic on 127.0.0.1 only.
  *
  * Rate limits lifted (ALERT_RATE_WINDOW_MS=1: a destination's budget of up to 100 requests is
  * counted per millisecond), one destination with a custom Handlebars template and HMAC signing,

@@ -1,7 +1,7 @@
 /**
- * Events query benchmark (issue 5), on this machine, traffic on 127.0.0.1 only.
+ * Events query benchmark, on this machine, traffic on 127.0.0.1 only.
  *
- * Loads BENCH_ROWS events (default 1,000,000; the issue's figure is for 10,000,000, set
+ * Loads BENCH_ROWS events (default 1,000,000; the target figure is for 10,000,000, set
  * BENCH_ROWS=10000000 with time to spare) spread over BENCH_DAYS days (default 10) into daily
  * partitions, 50 databases, 1000 users, the 12 catalog types; then runs the whole system on that
  * database and measures through HTTP (gateway -> RPC -> PostgreSQL):

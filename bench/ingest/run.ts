@@ -1,5 +1,5 @@
 /**
- * Ingest benchmark (issue 5), on this machine, traffic on 127.0.0.1 only.
+ * Ingest benchmark, on this machine, traffic on 127.0.0.1 only.
  *
  * 1. BENCH_EVENTS audit records are put on a fresh `audit.ingest` topic (Kafka on 127.0.0.1:9092).
  * 2. event-ingest starts on a fresh database and consumes the backlog. Figure: sustained events/s

@@ -1,7 +1,7 @@
 /**
  * pgbench directly against PostgreSQL and through the Vigil proxy, in the same run, with auditing
  * (every statement captured) and 20 enabled policies of the database (10 query_control with 3
- * rules each, 5 access_control, 5 data_protection). Issue 10 targets: through-proxy throughput >= 60 %
+ * rules each, 5 access_control, 5 data_protection). Targets: through-proxy throughput >= 60 %
  * of direct; added p50 latency <= 0.3 ms (PgBouncer adds about 0.16 ms).
  *
  *   node -r @swc-node/register bench/pg-proxy/run.ts       (npm run bench:pg-proxy)

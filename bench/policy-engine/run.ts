@@ -1,6 +1,6 @@
 /**
  * Policy engine throughput on one core: events evaluated per second against 10 and 100 enabled
- * policies of one database (the four types mixed, realistic queries). Targets (issue 4):
+ * policies of one database (the four types mixed, realistic queries). Targets:
  * >= 200,000 events/s with 10 policies, >= 30,000 with 100.
  *
  *   node -r @swc-node/register bench/policy-engine/run.ts     (npm run bench:policy-engine)

@@ -1,5 +1,5 @@
 /**
- * Compliance report benchmark (issue 8), on this machine, traffic on 127.0.0.1 only.
+ * Compliance report benchmark, on this machine, traffic on 127.0.0.1 only.
  *
  * Loads BENCH_ROWS audit events (default 10,000,000) spread over the 30 days before today into
  * daily partitions of a fresh database (server-side INSERT ... SELECT from generate_series, the

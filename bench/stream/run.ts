@@ -1,5 +1,5 @@
 /**
- * Stream latency benchmark (issue 5), on this machine, traffic on 127.0.0.1 only.
+ * Stream latency benchmark, on this machine, traffic on 127.0.0.1 only.
  *
  * The whole system (in-process bus unless BENCH_KAFKA=1) on a fresh database; 10 SSE streams open
  * with the same credential; events ingested over HTTP at BENCH_RATE/s (default 1000, in batches

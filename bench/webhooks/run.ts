@@ -1,5 +1,5 @@
 /**
- * Webhook delivery benchmark (issue 6), on this machine, traffic on 127.0.0.1 only.
+ * Webhook delivery benchmark, on this machine, traffic on 127.0.0.1 only.
  *
  * 1. Throughput: 100 form-B subscriptions to one local receiver; events ingested over HTTP fan out
  *    to 100 deliveries each. Figure: deliveries/s from the ingest call to the last delivery

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { createServiceDataSource, EventStore } from '@vigil/database';
-import { ConfigError, createLogger, databaseConfigSpec, loadConfig } from '@vigil/platform';
+import { commonConfigSpec, ConfigError, createLogger, databaseConfigSpec, loadConfig } from '@vigil/platform';
 import { DataSource } from 'typeorm';
 import { policyMigrations } from './database/migrations';
 import { POLICY_SCHEMA } from './database/schema';
@@ -12,10 +12,13 @@ import { PoliciesRepository } from './policies/policies.repository';
  * Safe while the service runs (commands wait for the rebuild's lock). Needs DATABASE_URL.
  */
 async function main() {
-  const logger = createLogger('policy-rebuild', process.env.LOG_LEVEL ?? 'info');
   let config;
   try {
-    config = loadConfig('policy-rebuild', { DATABASE_URL: databaseConfigSpec.DATABASE_URL }, process.env);
+    config = loadConfig(
+      'policy-rebuild',
+      { DATABASE_URL: databaseConfigSpec.DATABASE_URL, LOG_LEVEL: commonConfigSpec.LOG_LEVEL, LOG_FORMAT: commonConfigSpec.LOG_FORMAT },
+      process.env,
+    );
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -23,6 +26,7 @@ async function main() {
     }
     throw error;
   }
+  const logger = createLogger('policy-rebuild', config.LOG_LEVEL, config.LOG_FORMAT);
   const dataSource: DataSource = createServiceDataSource({
     url: config.DATABASE_URL,
     schema: POLICY_SCHEMA,

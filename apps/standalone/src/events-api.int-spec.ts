@@ -86,7 +86,7 @@ describe('events API', () => {
     expect(response.body.pagination).toMatchObject({ total: expected.length, page: 1, per_page: 1000, total_estimated: false });
   });
 
-  it('answers list items with the spec fields', async () => {
+  it('answers list items with the list fields of an event', async () => {
     const response = await get('/v1/events?limit=1');
     const [item] = response.body.events;
     expect(Object.keys(item).sort()).toEqual(['database_id', 'details', 'id', 'severity', 'timestamp', 'type']);

@@ -1,15 +1,16 @@
 import 'reflect-metadata';
-import { ConfigError, createLogger, installShutdown } from '@vigil/platform';
+import { ConfigError, createLogger, installShutdown, type LogFormat } from '@vigil/platform';
 import { startSystem } from './standalone';
 
 async function main() {
-  const logger = createLogger('standalone', process.env.LOG_LEVEL ?? 'info');
   try {
     const system = await startSystem(process.env);
-    installShutdown([system], logger);
+    system.announce();
+    installShutdown([system], system.logger);
   } catch (error) {
     if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
-    else logger.fatal({ err: error }, 'failed to start');
+    // The launcher's LOG_LEVEL and LOG_FORMAT were valid, or this is a ConfigError.
+    else createLogger('standalone', process.env.LOG_LEVEL || 'info', (process.env.LOG_FORMAT || 'auto') as LogFormat).fatal({ err: error }, 'failed to start');
     process.exit(1);
   }
 }

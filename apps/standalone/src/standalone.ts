@@ -1,7 +1,19 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sharedMemoryBus } from '@vigil/messaging';
-import { createLogger, type Env, type RunningService, SecretBox, startService } from '@vigil/platform';
+import {
+  type BannerSection,
+  commonConfigSpec,
+  createLogger,
+  type Env,
+  loadConfig,
+  type Logger,
+  printBanner,
+  resolveLogFormat,
+  type RunningService,
+  SecretBox,
+  startService,
+} from '@vigil/platform';
 import { authService } from '@vigil/service/auth';
 import { deliveryService } from '@vigil/service/delivery';
 import { eventIngestService } from '@vigil/service/event-ingest';
@@ -13,7 +25,42 @@ export interface RunningSystem {
   gatewayUrl: string;
   services: RunningService[];
   mode: { database: 'embedded' | 'external'; bus: 'memory' | 'kafka' };
+  /** The start-up banner: addresses, data folder, and what services asked to show once. */
+  banner: { title: string; sections: BannerSection[] };
+  /** Prints the banner: plain text on a terminal, one structured log line otherwise. */
+  announce(): void;
+  /** The launcher's own logger (service `standalone`). */
+  logger: Logger;
   stop(): Promise<void>;
+}
+
+/** The launcher's own variables (the services validate theirs, the same ones among them). */
+const launcherConfigSpec = { LOG_LEVEL: commonConfigSpec.LOG_LEVEL, LOG_FORMAT: commonConfigSpec.LOG_FORMAT };
+
+/** How a person reaches a server listening on `host`: a wildcard address means this machine. */
+function publicBaseUrl(host: string | undefined, port: number): string {
+  const name = !host || host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
+/**
+ * Addresses, then the data folder, then the services' notices (on a first start, the generated
+ * administrator password). A line is shown only for something served: a web console, once it
+ * exists, gets its line in the first section.
+ */
+function startBanner(baseUrl: string, dataDir: string, services: RunningService[]): RunningSystem['banner'] {
+  return {
+    title: 'Vigil is running',
+    sections: [
+      [
+        { label: 'API', value: baseUrl, field: 'api_url' },
+        { label: 'API docs', value: `${baseUrl}/v1/docs`, field: 'docs_url' },
+        { label: 'OpenAPI', value: `${baseUrl}/v1/openapi.json`, field: 'openapi_url' },
+      ],
+      [{ label: 'Data folder', value: dataDir, field: 'data_dir' }],
+      services.flatMap((service) => service.context.notices.list()),
+    ],
+  };
 }
 
 const INTERNAL = [
@@ -39,7 +86,8 @@ function encryptionKey(dataDir: string): string {
  * Internal services listen on 127.0.0.1 only; `<SERVICE>_PORT` / `<SERVICE>_RPC_PORT` move them.
  */
 export async function startSystem(source: Env): Promise<RunningSystem> {
-  const logger = createLogger('standalone', source.LOG_LEVEL ?? 'info');
+  const launcherConfig = loadConfig('standalone', launcherConfigSpec, source);
+  const logger = createLogger('standalone', launcherConfig.LOG_LEVEL, launcherConfig.LOG_FORMAT);
   const dataDir = resolve(source.VIGIL_DATA_DIR ?? '.data');
   let embedded: EmbeddedDatabase | undefined;
   const env: Env = { ...source };
@@ -80,6 +128,8 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
   memoryBus?.resume();
   const gateway = services[services.length - 1]!;
   const mode = { database: embedded ? ('embedded' as const) : ('external' as const), bus: memoryBus ? ('memory' as const) : ('kafka' as const) };
-  logger.info({ url: `http://localhost:${gateway.httpPort}`, ...mode }, 'Vigil is running');
-  return { gatewayUrl: `http://127.0.0.1:${gateway.httpPort}`, services, mode, stop: stopAll };
+  logger.info(mode, 'all services started');
+  const banner = startBanner(publicBaseUrl(env.HOST, gateway.httpPort), dataDir, services);
+  const announce = () => printBanner(logger, resolveLogFormat(launcherConfig.LOG_FORMAT), banner.title, banner.sections);
+  return { gatewayUrl: `http://127.0.0.1:${gateway.httpPort}`, services, mode, banner, announce, logger, stop: stopAll };
 }

@@ -2,7 +2,7 @@
  * Every Kafka topic Vigil uses. Names carry domain, entity and a version; a breaking
  * payload change gets a new topic (`.v2`) rather than a surprise for old consumers.
  * `audit.ingest` is the one unversioned name: it is the public contract with internal
- * producers (decisions.md) and stays stable.
+ * producers and stays stable.
  */
 export const Topics = {
   /** Raw audit records from internal producers (agents). Key: database_id. */

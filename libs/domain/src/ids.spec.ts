@@ -26,7 +26,7 @@ describe('ids', () => {
       }
       return out;
     };
-    expect(encodeUlid(1469918176385, new Uint8Array(10)).slice(0, 10)).toBe('01aryz6s41'); // the ULID spec's example time
+    expect(encodeUlid(1469918176385, new Uint8Array(10)).slice(0, 10)).toBe('01aryz6s41'); // the example time of the ULID specification
     const samples = [new Uint8Array(10), new Uint8Array(10).fill(255), Uint8Array.from([0x80, 0, 0, 0, 0xff, 0xff, 0, 0, 0, 1])];
     for (let i = 0; i < 200; i++) samples.push(Uint8Array.from({ length: 10 }, (_, j) => (i * 37 + j * 101) % 256));
     for (const bytes of samples) {

@@ -2,7 +2,7 @@ import { encryptionConfigSpec, env } from '@vigil/platform';
 
 export const authConfigSpec = {
   ...encryptionConfigSpec,
-  /** The first administrator, created or updated at start (decisions.md). */
+  /** The first administrator, created or updated at every start with scope `admin`. */
   AUDIT_ADMIN_EMAIL: env.string({ default: 'admin@vigil.local' }),
   AUDIT_ADMIN_PASSWORD: env.optionalString({ secret: true }),
   JWT_ISSUER: env.string({ default: 'vigil' }),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { CreateUserRequest, AccessPage, AccessPageRequest, UserResponse } from '@vigil/contracts';
 import { newId } from '@vigil/domain';
-import { CONFIG, DomainException, LOGGER, type Logger } from '@vigil/platform';
+import { CONFIG, DomainException, LOGGER, type Logger, StartNotices } from '@vigil/platform';
 import type { AuthConfig } from '../auth.service-definition';
 import { hashPassword } from './password-hasher';
 import { type UserRow, UsersRepository } from './users.repository';
@@ -21,11 +21,14 @@ export class UsersService implements OnApplicationBootstrap {
     @Inject(UsersRepository) private readonly users: UsersRepository,
     @Inject(CONFIG) private readonly config: AuthConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(StartNotices) private readonly notices: StartNotices,
   ) {}
 
   /**
    * AUDIT_ADMIN_EMAIL/AUDIT_ADMIN_PASSWORD create or update the first administrator at start. With
-   * no password configured and no administrator yet, one is generated and printed once.
+   * no password configured and no administrator yet, one is generated and shown once, in the
+   * start-up banner (never in a log line of its own); later starts find the administrator and
+   * show nothing.
    */
   async onApplicationBootstrap() {
     const email = this.config.AUDIT_ADMIN_EMAIL;
@@ -33,9 +36,9 @@ export class UsersService implements OnApplicationBootstrap {
     if (!password) {
       if ((await this.users.countAdmins()) > 0) return;
       password = randomBytes(18).toString('base64url');
-      process.stdout.write(
-        `\n  Vigil: created administrator ${email} with password ${password}\n` +
-          `  (shown once; set AUDIT_ADMIN_PASSWORD to choose it)\n\n`,
+      this.notices.add(
+        { label: 'Administrator', value: email, field: 'administrator_email' },
+        { label: 'Password', value: password, field: 'administrator_password', note: 'shown once; set AUDIT_ADMIN_PASSWORD to choose it' },
       );
     }
     const existing = await this.users.findByEmail(email);

@@ -44,7 +44,7 @@ function toAttempt(row: AlertAttemptRow): AlertDeliveryAttemptResponse {
   return { attempt: row.attempt, started_at: row.started_at.toISOString(), status_code: row.status_code, latency_ms: row.latency_ms, success: row.success, error: row.error };
 }
 
-/** Alert destinations: every setting of the spec validated, secrets sealed, history, and the test send. */
+/** Alert destinations: every setting validated, secrets sealed, history, and the test send. */
 @Injectable()
 export class AlertDestinationsService {
   constructor(

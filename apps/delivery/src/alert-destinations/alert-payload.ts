@@ -20,7 +20,7 @@ export interface AlertSnapshot {
   test?: boolean;
 }
 
-/** The spec's default alert payload (every field; unknown values are null). */
+/** The default alert payload (every field always present; unknown values are null). */
 export function defaultPayload(alert: AlertSnapshot, dashboardUrl: string, includeRawEvent: boolean): Record<string, unknown> {
   return {
     alert_id: alert.id,

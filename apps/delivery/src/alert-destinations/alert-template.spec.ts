@@ -4,7 +4,7 @@ import { sampleAlert, templateContext } from './alert-payload';
 const context = (overrides: Record<string, unknown> = {}) => ({ ...templateContext(sampleAlert('alt_1'), 'https://dash.example.com', false), ...overrides });
 
 describe('alert payload templates', () => {
-  it('renders the spec example fields', () => {
+  it('renders nested alert fields (title, source.database, actor.user, links.dashboard) in a template', () => {
     const render = compileTemplate('{"text": "{{title}}", "db": "{{source.database}}", "who": "{{actor.user}}", "link": "{{links.dashboard}}"}');
     expect(render(context())).toEqual({ text: 'Test alert from Vigil', db: 'db_test', who: 'test_user', link: 'https://dash.example.com/alerts/alt_1' });
   });

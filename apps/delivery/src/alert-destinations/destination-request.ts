@@ -28,7 +28,7 @@ export interface AlertAttemptMeta {
 }
 
 /**
- * One request to a destination (spec: Delivery to an alert destination): the payload in the chosen
+ * One request to a destination: the payload in the chosen
  * content type, custom headers first, then Vigil's own headers and the authentication, so no
  * custom header can replace them (they are also refused at save).
  *

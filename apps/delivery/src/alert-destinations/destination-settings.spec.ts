@@ -9,7 +9,7 @@ const base = { name: 'ops', url: 'https://hooks.example.com/alerts' };
 const fields = (input: Record<string, unknown>) => validateDestination(mergeDestination({ ...base, ...input } as never)).map((e) => e.field);
 
 describe('alert destination settings', () => {
-  it('fills every default of the spec', () => {
+  it('fills every setting omitted with its default', () => {
     const { settings } = mergeDestination(base);
     expect(settings).toMatchObject({
       provider: 'webhook', enabled: true, method: 'POST', auth_type: 'none', api_key_header: 'X-API-Key', hmac_header: 'X-Signature',

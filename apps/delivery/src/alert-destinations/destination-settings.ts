@@ -9,7 +9,7 @@ import {
 } from '@vigil/contracts';
 import { STANDARD_WEBHOOK_HEADERS } from '../signing/standard-webhooks';
 
-/** The choices and bounds of the spec's five tables, plus Vigil's bounds where the spec names none (docs/alerts.md). */
+/** The choices, defaults and bounds of every destination setting (docs/alerts.md). */
 export const DestinationRules = {
   providers: ['webhook'],
   methods: ['POST', 'PUT', 'PATCH'],
@@ -80,7 +80,7 @@ function pick<K extends keyof AlertDestinationSettings>(input: AlertDestinationI
 
 /**
  * Applies a create or update body to the current settings (none on create): fields given replace,
- * fields omitted stay (or take the spec's default), `null` resets a field to its default. Secrets
+ * fields omitted stay (or take their default), `null` resets a field to its default. Secrets
  * omitted keep their value; `null` clears one.
  */
 export function mergeDestination(input: AlertDestinationInput, current?: MergedDestination): MergedDestination {
@@ -111,7 +111,7 @@ export function mergeDestination(input: AlertDestinationInput, current?: MergedD
     retry_delay_seconds: pick(input, base, 'retry_delay_seconds', d.retry_delay_seconds),
     success_codes: pick(input, base, 'success_codes', d.success_codes),
   };
-  // An empty multiselect means "all" (spec default), stored as the full list so filters read plainly.
+  // An empty multiselect means "all" (the default), stored as the full list so filters read plainly.
   if (!settings.severity_filter.length) settings.severity_filter = [...d.severity_filter];
   if (!settings.alert_types.length) settings.alert_types = [...d.alert_types];
   settings.severity_filter = [...new Set(settings.severity_filter)];
@@ -212,7 +212,7 @@ export function validateDestination({ settings: s, secrets }: MergedDestination)
   return errors;
 }
 
-/** Whether a destination takes an alert (spec: severity_filter, alert_types, database_filter; plus policy channels). */
+/** Whether a destination takes an alert (severity_filter, alert_types, database_filter; plus policy channels). */
 export function destinationAccepts(
   destination: { name: string; settings: AlertDestinationSettings },
   alert: { severity: string; type: string; database_id: string; channels: string[] },

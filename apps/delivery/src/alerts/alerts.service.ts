@@ -143,7 +143,7 @@ export class AlertsService {
     return toAlertResponse(row);
   }
 
-  /** open -> acknowledged; announced as alert.resolved with status acknowledged (spec: "resolved or acknowledged"). */
+  /** open -> acknowledged; announced as alert.resolved with status acknowledged (alert.resolved means resolved or acknowledged). */
   acknowledge(id: string): Promise<AlertResponse> {
     return this.transition(id, ['open'], 'acknowledge', (manager) => this.alerts.setState(manager, id, { status: 'acknowledged' }), 'alert.resolved');
   }

@@ -1,12 +1,12 @@
 import { encryptionConfigSpec, env } from '@vigil/platform';
 
-/** The spec's webhook retry schedule: attempt 1 at once, then 1 min, 5 min, 30 min, 2 h, 8 h, 24 h. */
+/** The default webhook retry schedule, 7 attempts: attempt 1 at once, then 1 min, 5 min, 30 min, 2 h, 8 h, 24 h. */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [0, 60, 300, 1800, 7200, 28800, 86400];
 
 export const deliveryConfigSpec = {
   ...encryptionConfigSpec,
   /**
-   * Local and test use only (decisions.md): allows `http://` and loopback/private targets for
+   * Local and test use only: allows `http://` and loopback/private targets for
    * webhooks and alert destinations. Off, only `https://` targets on public addresses are reached.
    */
   DELIVERY_ALLOW_INSECURE_TARGETS: env.bool({ default: false }),
@@ -16,7 +16,7 @@ export const deliveryConfigSpec = {
     item: /^\d{1,7}$/,
     itemDescription: 'a whole number of seconds',
   }),
-  /** A delivery counts as failed unless a 2xx arrives within this time (spec: 30 s). */
+  /** A delivery counts as failed unless a 2xx arrives within this time (default 30 s). */
   WEBHOOK_TIMEOUT_MS: env.int({ min: 100, max: 120_000, default: 30_000 }),
   /**
    * How long a worker owns a claimed delivery. Must exceed the timeout: a lease that runs out means
@@ -31,10 +31,10 @@ export const deliveryConfigSpec = {
   WEBHOOK_POLL_MS: env.int({ min: 10, max: 60_000, default: 500 }),
   /** Jitter applied to every retry delay, as a fraction (0.1 = plus or minus 10%). */
   WEBHOOK_RETRY_JITTER: env.int({ min: 0, max: 50, default: 10, description: 'percent of each retry delay' }),
-  /** `{dashboard_url}` of the spec: alert payloads link to `<DASHBOARD_URL>/alerts/<alert id>`. */
+  /** `{dashboard_url}` of alert templates: alert payloads link to `<DASHBOARD_URL>/alerts/<alert id>`. */
   DASHBOARD_URL: env.url(['http', 'https'], { default: 'http://localhost:3000' }),
   /**
-   * The period a destination's `rate_limit` counts over (spec: alerts per minute). A test and
+   * The period a destination's `rate_limit` counts over (`rate_limit` is per minute). A test and
    * operations knob: tests shorten it so a burst over the limit does not take minutes.
    */
   ALERT_RATE_WINDOW_MS: env.int({ min: 1, max: 3_600_000, default: 60_000 }),

@@ -1,7 +1,7 @@
 /**
  * The webhook retry schedule: entry i is the delay in seconds before attempt i+1 (the first
  * counted from when the event was recorded, each later one from the previous attempt). Its length
- * is the number of attempts (spec: 7).
+ * is the number of attempts (7 by default).
  */
 export class RetrySchedule {
   readonly delays: readonly number[];

@@ -14,7 +14,7 @@ export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
 export const systemResolver: HostResolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 
 export interface EgressOptions {
-  /** decisions.md: DELIVERY_ALLOW_INSECURE_TARGETS, for local and test use only. */
+  /** DELIVERY_ALLOW_INSECURE_TARGETS, for local and test use only. */
   allowInsecureTargets: boolean;
   resolver?: HostResolver;
   /** Connections kept open per origin (keep-alive pool). */

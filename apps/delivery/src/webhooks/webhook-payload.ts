@@ -13,7 +13,7 @@ export interface WebhookEvent {
   test?: boolean;
 }
 
-/** Form A body (spec): `{id, type, created, data}`; Form B: `{id, type, created_at, data}`; tests add `test: true`. */
+/** Form A body: `{id, type, created, data}`; Form B: `{id, type, created_at, data}`; tests add `test: true`. */
 export function webhookBody(form: WebhookForm, event: WebhookEvent): string {
   const stamp = form === 'A' ? { created: event.occurred_at } : { created_at: event.occurred_at };
   return JSON.stringify({ id: event.id, type: event.type, ...stamp, data: event.data, ...(event.test ? { test: true } : {}) });

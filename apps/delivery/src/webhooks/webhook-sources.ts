@@ -31,7 +31,7 @@ function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined));
 }
 
-/** A stored audit event keeps its events-API type; its details become the flat `data` of the spec's samples. */
+/** A stored audit event keeps its events-API type; its details become the flat `data` of the webhook payload. */
 export function auditEventToWebhook(envelope: EventEnvelope<AuditEvent>): WebhookEvent {
   const event = envelope.data;
   return {

@@ -67,7 +67,7 @@ function toAttemptResponse(row: AttemptRow): DeliveryAttemptResponse {
   };
 }
 
-/** Sample data for test deliveries, shaped like the spec's payload samples. */
+/** Sample data for test deliveries, shaped like the data of a real event of each type. */
 function sampleData(type: string): Record<string, unknown> {
   if (type.startsWith('alert.')) {
     return { alert_id: 'alt_test', severity: 'high', database_id: 'db_test', policy_id: 'pol_test', query: 'SELECT 1', user: 'test_user', source_ip: '203.0.113.10', message: 'Test alert from Vigil' };
@@ -225,7 +225,7 @@ export class WebhooksService {
     return row;
   }
 
-  /** Unknown names are 422 (decisions.md: both catalogs; `*` and `prefix.*` patterns). */
+  /** Unknown names are 422 (a type of either catalog, `*`, or `prefix.*` matching at least one). */
   private checkEvents(events: string[]): string[] {
     const errors: FieldError[] = [];
     events.forEach((pattern, i) => {

@@ -26,7 +26,7 @@ export class IngestService {
     @Inject(CommittedEvents) private readonly committed: CommittedEvents,
   ) {}
 
-  /** All or nothing: one invalid record refuses the whole request (decisions.md). */
+  /** All or nothing: one invalid record refuses the whole request. */
   validate(records: unknown[], field = 'events'): AuditRecord[] {
     const errors: FieldError[] = [];
     const valid: AuditRecord[] = [];

@@ -57,7 +57,7 @@ export class AlertDestinationsController {
   @Post()
   @RequireScope(WRITE)
   @ApiExtension('x-required-scope', WRITE)
-  @ApiOperation({ summary: 'Create an alert destination (generic HTTP destination)', description: 'Omitted settings take the spec defaults. Secret fields are write-only and stored encrypted.' })
+  @ApiOperation({ summary: 'Create an alert destination (generic HTTP destination)', description: 'Omitted settings take their defaults (each property names its own). Secret fields are write-only and stored encrypted.' })
   @ApiCreatedResponse({ type: AlertDestinationView })
   @ApiBadRequestResponse({ description: 'Malformed body, a missing `name` or `url`, an unknown field, or a wrong JSON type.' })
   @ApiConflictResponse({ description: '`alert_destination_name_taken`.' })

@@ -4,7 +4,7 @@ import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsInt, IsNumber, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 
 /**
- * The generic HTTP destination (spec: five tables). Shapes and JSON types are checked here (400);
+ * The generic HTTP destination and every setting of it (docs/alerts.md). Shapes and JSON types are checked here (400);
  * choices, bounds and what each auth type needs are checked by the delivery service (422 with the
  * field path), so every rule lives in one place.
  */

@@ -4,7 +4,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { AlertDeliveryAttemptView, DestinationPagination } from '../alert-destinations/alert-destinations.dto';
 
-/** GET /v1/alerts (decisions.md): comma-separated lists for severity, status and type. */
+/** GET /v1/alerts: severity, status and type each take a comma-separated list. */
 export class ListAlertsQueryDto {
   @ApiPropertyOptional({ description: 'Alerts created at or after this time (ISO 8601).' })
   @IsOptional() @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 timestamp' })

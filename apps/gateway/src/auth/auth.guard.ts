@@ -8,7 +8,7 @@ import { ApiKeyCache } from './api-key.cache';
 import { Authenticator, unauthorized } from './authenticator';
 import { type Principal, SCOPES_KEY } from './principal';
 
-/** The scope an endpoint needs (spec + decisions.md). `admin` grants every scope. */
+/** The scope an endpoint needs (docs/access.md lists them). `admin` grants every scope. */
 export const RequireScope = (scope: string) =>
   // The OpenAPI document states the scope from the same declaration the guard enforces.
   applyDecorators(SetMetadata(SCOPES_KEY, scope), ApiBearerAuth(), ApiExtension('x-required-scope', scope));

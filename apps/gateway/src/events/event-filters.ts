@@ -9,7 +9,7 @@ export enum EventsApiErrorCode {
 }
 
 /**
- * Expands type patterns (decisions.md: `*` matches every type, `prefix.*` every type starting
+ * Expands type patterns (`*` matches every type, `prefix.*` every type starting
  * with `prefix.`, anything else is an exact type) into the catalog types they match. Several
  * patterns may be given comma-separated. A pattern matching nothing is an error, not an empty list.
  */

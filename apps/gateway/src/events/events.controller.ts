@@ -43,7 +43,7 @@ import { resolveTimeRange, toEventFilters } from './event-filters';
 import { EventStreamService } from './stream/event-stream.service';
 
 export class IngestEventsDto {
-  @ApiProperty({ type: 'array', items: { type: 'object' }, minItems: 1, maxItems: IngestLimits.maxRecords, description: 'Audit records (decisions.md: ingest).' })
+  @ApiProperty({ type: 'array', items: { type: 'object' }, minItems: 1, maxItems: IngestLimits.maxRecords, description: 'Audit records, stored all or nothing: one invalid record refuses the whole request.' })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(IngestLimits.maxRecords)

@@ -67,7 +67,7 @@ function commonResponses(secured: boolean, hasInput: boolean): Json {
 }
 
 /**
- * The /oauth endpoints answer errors in the RFC 6749 form (decisions.md), `application/json`; the
+ * The /oauth endpoints answer errors in the RFC 6749 form (`error`, `error_description`), `application/json`; the
  * authorization endpoint shows its non-redirectable errors to the browser as an HTML page.
  */
 function oauthErrors(method: string, path: string, responses: Json): void {
@@ -127,7 +127,7 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
       if (!scope) operation.security = [];
       const hasInput = Boolean(operation.requestBody) || (operation.parameters ?? []).length > 0;
       const common = commonResponses(Boolean(scope), hasInput);
-      // /oauth/* answers its own errors in the RFC 6749 form (decisions.md); /v1 in RFC 9457.
+      // /oauth/* answers its own errors in the RFC 6749 form, as OAuth clients expect; /v1 in RFC 9457.
       const oauth = path.startsWith('/oauth/');
       // An error response declared on an operation keeps its description; its body is always a
       // problem document (the filter guarantees it), with the common headers.

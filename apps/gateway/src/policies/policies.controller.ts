@@ -36,7 +36,7 @@ import {
 const READ = 'read:policies';
 const WRITE = 'write:policies';
 
-/** Security policies (spec: Policies). Shapes are checked here (400); meaning by the policy service (404, 409, 422). */
+/** Security policies (docs/policies.md). Shapes are checked here (400); meaning by the policy service (404, 409, 422). */
 @ApiTags('policies')
 @ApiBearerAuth()
 @ApiResponse({ status: 400, description: 'Malformed JSON, missing or unknown fields, wrong types, out-of-range query parameters' })

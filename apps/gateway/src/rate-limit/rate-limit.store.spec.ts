@@ -19,7 +19,7 @@ describe('in-memory rate-limit windows', () => {
 describe('rate-limit rules', () => {
   const rules = rateLimitRules({ RATE_LIMIT_DEFAULT_PER_MINUTE: 500, RATE_LIMIT_LOGIN_PER_MINUTE: 7, RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: 50 });
 
-  it('gives the events routes the limits of the spec', () => {
+  it('gives the events routes their fixed limits: 1000 a minute to list, 2000 to read one', () => {
     expect(rules.forRoute('GET', '/v1/events')).toMatchObject({ limit: 1000, windowSeconds: 60 });
     expect(rules.forRoute('GET', '/v1/events/:event_id')).toMatchObject({ limit: 2000, windowSeconds: 60 });
   });

@@ -8,8 +8,8 @@ export interface RateLimitRule {
 }
 
 /**
- * The limits of every route, per credential (per client IP before authentication). The spec fixes
- * the events limits; the rest are Vigil's documented defaults (docs/access.md). Routes not named
+ * The limits of every route, per credential (per client IP before authentication). The events
+ * limits are fixed (1000 and 2000 a minute); the rest are configurable defaults (docs/access.md). Routes not named
  * share the `default` bucket of their credential.
  */
 export function rateLimitRules(config: Pick<GatewayConfig, 'RATE_LIMIT_DEFAULT_PER_MINUTE' | 'RATE_LIMIT_LOGIN_PER_MINUTE' | 'RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE'>) {

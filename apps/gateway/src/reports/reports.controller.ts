@@ -16,7 +16,7 @@ import { RequireScope } from '../auth/auth.guard';
 import { RpcClients } from '../rpc/rpc-clients';
 import { CreateReportDto, DeletedDto, DownloadQueryDto, ListReportsQueryDto, ReportDto, ReportPageDto, ReportTypeListDto } from './reports.dto';
 
-/** decisions.md: reports and report schedules need read:reports, to read and to change. */
+/** Reports and report schedules need read:reports, to read and to change. */
 const SCOPE = 'read:reports';
 
 @ApiTags('reports')

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { createEnvelopeValidator } from '../envelope';
 
-/** Scopes of the spec, plus `write:events` (decisions.md). `admin` grants every scope. */
+/** Scopes of credentials (docs/access.md); `write:events` lets a credential ingest. `admin` grants every scope. */
 export const Scopes = [
   'read:databases',
   'write:databases',

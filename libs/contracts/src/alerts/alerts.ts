@@ -3,8 +3,8 @@ import { createEnvelopeValidator } from '../envelope';
 import { AlertRequestTypes, AlertSeverities } from '../events/alert-request';
 
 /**
- * Alerts and alert destinations between the gateway and the delivery service (decisions.md:
- * Alerts and alert destinations), and the alert lifecycle events on `alert.events.v1`.
+ * Alerts and alert destinations between the gateway and the delivery service (docs/alerts.md),
+ * and the alert lifecycle events on `alert.events.v1`.
  */
 export type AlertSeverity = (typeof AlertSeverities)[number];
 export type AlertType = (typeof AlertRequestTypes)[number];
@@ -138,7 +138,7 @@ export interface EscalateAlertRequest {
   severity?: string;
 }
 
-/** Every setting of the spec's five tables; secrets are write-only. */
+/** Every setting of an alert destination; secrets are write-only. */
 export interface AlertDestinationSettings {
   name: string;
   provider: string;

@@ -72,7 +72,7 @@ export interface DatabasePage {
   pagination: { total: number; page: number; per_page: number; has_more: boolean };
 }
 
-/** Webhook types of the `databases` group (spec: Webhook event types). */
+/** Webhook types of the `databases` group. */
 export const DatabaseWebhookTypes = ['database.connected', 'database.disconnected', 'database.error'] as const;
 
 /**

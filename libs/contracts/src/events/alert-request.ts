@@ -12,7 +12,7 @@ export const AlertRequestTypes = ['policy_violation', 'anomaly_detection', 'thre
  * producer: event-ingest enforcement, outbox). Delivery turns it into an alert record (`alt_`) and
  * sends it to the alert destinations that accept it (severity_filter, alert_types,
  * database_filter). `request_id` is unique per request: consumers de-duplicate on it (it is also
- * the envelope id). The fields map onto the spec's default alert payload (source, actor, event,
+ * the envelope id). The fields map onto the default alert payload (source, actor, event,
  * policy); what the pipeline does not know (db_type, host, port, rows_affected, duration_ms) is
  * taken from the event details when the producer sent them, otherwise null.
  */

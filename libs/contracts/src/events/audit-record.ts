@@ -5,8 +5,8 @@ import { AuditEventTypes, EventSeverities } from './catalog';
 export const DATABASE_ID_PATTERN = '^db_[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$';
 
 /**
- * Details carried by an audit record. The well-known keys are typed; producers may add others
- * (decisions.md: "and others"), which are stored as given.
+ * Details carried by an audit record. The well-known keys are typed; producers may add others,
+ * which are stored as given.
  */
 export const AuditDetailsSchema = Type.Object(
   {
@@ -38,5 +38,5 @@ export const AuditRecordSchema = Type.Object(
 export type AuditRecord = Static<typeof AuditRecordSchema>;
 export const auditRecordValidator = createValidator(AuditRecordSchema);
 
-/** Limits of POST /v1/events/ingest (decisions.md). */
+/** Limits of POST /v1/events/ingest. */
 export const IngestLimits = { maxRecords: 1000, maxBodyBytes: 1024 * 1024 } as const;

@@ -1,8 +1,8 @@
-/** Event severities of the events API (spec: Event). */
+/** Event severities of the events API. */
 export const EventSeverities = ['info', 'warning', 'critical'] as const;
 export type EventSeverity = (typeof EventSeverities)[number];
 
-/** The events API catalog with each type's default severity (spec: Event types). */
+/** The events API catalog with each type's default severity. */
 export const AuditEventCatalog = {
   'database.query': 'info',
   'database.connection': 'info',
@@ -21,7 +21,7 @@ export const AuditEventCatalog = {
 export type AuditEventType = keyof typeof AuditEventCatalog;
 export const AuditEventTypes = Object.keys(AuditEventCatalog) as AuditEventType[];
 
-/** The webhook catalog (spec: Webhook event types, form B) with the group of each type. */
+/** The webhook catalog (the types form B subscriptions use) with the group of each type. */
 export const WebhookEventCatalog = {
   'alert.created': 'alerts',
   'alert.resolved': 'alerts',

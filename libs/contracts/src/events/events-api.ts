@@ -22,7 +22,7 @@ export interface EventFilters {
   query_contains?: string;
 }
 
-/** The list item of the spec's Event resource, plus `risk_score` for triage. */
+/** The list item of an event in the events API, with `risk_score` for triage. */
 export interface EventListItem {
   id: string;
   type: string;

@@ -5,7 +5,7 @@ import { createEnvelopeValidator } from '../envelope';
 export const POLICY_VIOLATION_RECORDED = 'policy.violation.recorded';
 
 /**
- * A violation as the spec shows it (Policy violation). event-ingest creates it when an ingested
+ * A policy violation as the API shows it. event-ingest creates it when an ingested
  * event violates an enabled policy; the policy service owns and stores it.
  */
 export const PolicyViolationSchema = Type.Object({

@@ -1,7 +1,7 @@
 import type { PolicyEnforcementMode, PolicySnapshot, PolicyType } from '../events/policy-events';
 import type { PolicyViolation } from '../events/policy-violation';
 
-/** Request and response shapes between the gateway and the policy service (spec: Policies). */
+/** Request and response shapes between the gateway and the policy service (docs/policies.md). */
 export interface PolicyPagination {
   total: number;
   page: number;

@@ -1,7 +1,7 @@
 import { AuditEventCatalog, WebhookEventCatalog } from '../events/catalog';
 
 /**
- * Webhook subscriptions between the gateway and the delivery service (decisions.md: Webhooks).
+ * Webhook subscriptions between the gateway and the delivery service (docs/webhooks.md).
  * Form A: the client chose the secret; deliveries sign `<timestamp>.<raw body>` and carry
  * `{id, type, created, data}`. Form B: the service generated the secret; deliveries sign the raw
  * body and carry `{id, type, created_at, data}` plus the X-Service-Event / -Delivery-ID headers.
@@ -11,7 +11,7 @@ export type WebhookForm = 'A' | 'B';
 /** `active` and `inactive` follow the `active` flag; `failing` marks an endpoint held after repeated failure. */
 export type WebhookStatus = 'active' | 'inactive' | 'failing';
 
-/** Every type a subscription may name: both catalogs of the spec. */
+/** Every type a subscription may name: the events API catalog and the webhook catalog. */
 export const SubscribableEventTypes: readonly string[] = [
   ...new Set([...Object.keys(AuditEventCatalog), ...Object.keys(WebhookEventCatalog)]),
 ].sort();
@@ -75,7 +75,7 @@ export interface WebhookResponse {
   updated_at: string;
 }
 
-/** Form A answer (spec): id, url, events, status, created_at. */
+/** Form A answer: id, url, events, status, created_at. */
 export interface CreatedWebhookFormA {
   id: string;
   url: string;
@@ -84,7 +84,7 @@ export interface CreatedWebhookFormA {
   created_at: string;
 }
 
-/** Form B answer (spec): the generated secret appears here and nowhere else. */
+/** Form B answer: the generated secret appears here and nowhere else. */
 export interface CreatedWebhookFormB {
   id: string;
   url: string;

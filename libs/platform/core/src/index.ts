@@ -1,6 +1,7 @@
 export * from './config/config';
 export * from './logging/correlation';
 export * from './logging/logger';
+export * from './logging/banner';
 export * from './errors/domain.exception';
 export * from './errors/problem';
 export * from './errors/problem.filter';

@@ -4,7 +4,7 @@ export class Alerts1770100000000 implements MigrationInterface {
   name = 'Alerts1770100000000';
 
   async up(runner: QueryRunner): Promise<void> {
-    // Non-secret settings as one document (every field of the spec's five tables, defaults filled
+    // Non-secret settings as one document (every setting of the destination, defaults filled
     // in); the secret fields sealed together with SecretBox, never returned.
     await runner.query(`
       CREATE TABLE delivery.alert_destinations (

@@ -46,7 +46,7 @@ export interface StreamLimitsOptions {
 }
 
 /**
- * Open streams per credential (spec: 10 concurrent connections). With Redis (`REDIS_URL`, as
+ * Open streams per credential (at most 10 concurrent connections). With Redis (`REDIS_URL`, as
  * compose and Kubernetes run the gateway) the count is shared by every replica: each open stream
  * holds a lease in a sorted set per credential (score = expiry, on Redis's clock), renewed by its
  * replica every third of the lease and removed when the stream ends; a replica that dies without

@@ -1,4 +1,4 @@
-import { ConfigError, env, loadConfig } from './config';
+import { commonConfigSpec, ConfigError, env, loadConfig } from './config';
 
 const spec = {
   PORT: env.port({ default: 3000 }),
@@ -34,5 +34,11 @@ describe('loadConfig', () => {
 
   it('says a required variable is required', () => {
     expect(() => loadConfig('svc', spec, {})).toThrow(/DATABASE_URL is required/);
+  });
+
+  it('accepts LOG_FORMAT auto (the default), json or pretty and names any other value', () => {
+    expect(loadConfig('svc', commonConfigSpec, {}).LOG_FORMAT).toBe('auto');
+    expect(loadConfig('svc', commonConfigSpec, { LOG_FORMAT: 'pretty' }).LOG_FORMAT).toBe('pretty');
+    expect(() => loadConfig('svc', commonConfigSpec, { LOG_FORMAT: 'text' })).toThrow('LOG_FORMAT must be one of auto, json, pretty (got "text")');
   });
 });

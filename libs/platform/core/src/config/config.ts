@@ -150,6 +150,8 @@ const brokerAddress = /^[A-Za-z0-9.\-_]+:\d{1,5}$/;
 export const commonConfigSpec = {
   NODE_ENV: env.oneOf(['development', 'production', 'test'] as const, { default: 'development' }),
   LOG_LEVEL: env.oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, { default: 'info' }),
+  /** `auto`: human-readable lines when stdout is a terminal, JSON lines otherwise. */
+  LOG_FORMAT: env.oneOf(['auto', 'json', 'pretty'] as const, { default: 'auto' }),
   KAFKA_BROKERS: env.list({
     optional: true,
     item: brokerAddress,

@@ -3,7 +3,7 @@ import type { FieldError, RpcProblem } from '@vigil/contracts';
 import { isRpcProblem } from '@vigil/contracts';
 import { CommonErrorCode, DomainException, titleForStatus } from './domain.exception';
 
-/** An RFC 9457 problem document with Vigil's extension members (decisions.md: Errors). */
+/** An RFC 9457 problem document with Vigil's extension members (`code`, `errors`, `error_id`). */
 export interface ProblemDocument {
   type: string;
   title: string;

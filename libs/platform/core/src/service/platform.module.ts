@@ -4,6 +4,7 @@ import { ProblemDetailsFilter } from '../errors/problem.filter';
 import { Registry } from 'prom-client';
 import { HealthController } from '../health/health.controller';
 import { Readiness } from '../health/readiness';
+import { StartNotices } from '../logging/banner';
 import { MetricsController } from '../metrics/metrics.controller';
 import { RpcCorrelationInterceptor } from '../rpc/rpc';
 import { CONFIG, LOGGER, SERVICE_CONTEXT, type ServiceContext } from './service-context';
@@ -22,10 +23,11 @@ export class PlatformModule {
         { provide: LOGGER, useValue: context.logger },
         { provide: Readiness, useValue: context.readiness },
         { provide: Registry, useValue: context.metrics },
+        { provide: StartNotices, useValue: context.notices },
         { provide: APP_INTERCEPTOR, useClass: RpcCorrelationInterceptor },
         { provide: APP_FILTER, useFactory: () => new ProblemDetailsFilter(context.logger) },
       ],
-      exports: [SERVICE_CONTEXT, CONFIG, LOGGER, Readiness, Registry],
+      exports: [SERVICE_CONTEXT, CONFIG, LOGGER, Readiness, Registry, StartNotices],
     };
   }
 }

@@ -4,7 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { commonConfigSpec, databaseConfigSpec, type ConfigOf, ConfigError, type ConfigSpec, env, type Env, loadConfig } from '../config/config';
 import { Readiness } from '../health/readiness';
-import { createLogger, NestPinoLogger, type Logger } from '../logging/logger';
+import { printBanner, StartNotices } from '../logging/banner';
+import { createLogger, NestPinoLogger, type Logger, resolveLogFormat } from '../logging/logger';
 import { createMetricsRegistry } from '../metrics/metrics';
 import { createValidationPipe } from '../errors/validation.pipe';
 import { bodyParsers, correlationMiddleware } from './http-pipeline';
@@ -43,13 +44,14 @@ export async function startService<S extends ConfigSpec>(
   source: Env,
 ): Promise<RunningService> {
   const config = loadServiceConfig(definition, source);
-  const logger = createLogger(definition.name, config.LOG_LEVEL);
+  const logger = createLogger(definition.name, config.LOG_LEVEL, config.LOG_FORMAT);
   const context: ServiceContext<ConfigOf<S>> = {
     name: definition.name,
     config,
     logger,
     readiness: new Readiness(),
     metrics: createMetricsRegistry(definition.name),
+    notices: new StartNotices(),
   };
   const app = await NestFactory.create(definition.rootModule(context) as never, {
     logger: new NestPinoLogger(logger),
@@ -122,7 +124,20 @@ export async function runServiceMain<S extends ConfigSpec>(definition: ServiceDe
     process.stderr.write(`${definition.name}: failed to start: ${(error as Error)?.stack ?? String(error)}\n`);
     process.exit(1);
   }
+  announceNotices(running);
   installShutdown([running], running.context.logger);
+}
+
+/**
+ * A service running in its own process shows what it has to tell its operator (e.g. a generated
+ * administrator password) in a short banner once it has started; the standalone launcher gathers
+ * every service's notices into its own banner instead.
+ */
+export function announceNotices(running: RunningService): void {
+  const notices = running.context.notices.list();
+  if (notices.length === 0) return;
+  const { logger, config } = running.context;
+  printBanner(logger, resolveLogFormat(config.LOG_FORMAT), `${running.name} started`, [notices]);
 }
 
 /** Stops the given services in order on SIGTERM/SIGINT, then exits; a second signal forces exit. */

@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import type { Registry } from 'prom-client';
 import type { CommonConfig, ConfigOf, ConfigSpec, DatabaseConfig } from '../config/config';
+import type { StartNotices } from '../logging/banner';
 import type { Logger } from '../logging/logger';
 import type { Readiness } from '../health/readiness';
 
@@ -23,6 +24,8 @@ export interface ServiceContext<C = ServiceConfigBase> {
   logger: Logger;
   readiness: Readiness;
   metrics: Registry;
+  /** What the operator must see once the service has started (the start-up banner). */
+  notices: StartNotices;
 }
 
 /**
