@@ -5,7 +5,7 @@ import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { commonConfigSpec, databaseConfigSpec, type ConfigOf, ConfigError, type ConfigSpec, env, type Env, loadConfig } from '../config/config';
 import { Readiness } from '../health/readiness';
 import { createLogger, NestPinoLogger, type Logger } from '../logging/logger';
-import { createMetricsRegistry } from '../metrics/metrics';
+import { createMetricsRegistry, readinessMetric } from '../metrics/metrics';
 import { createValidationPipe } from '../errors/validation.pipe';
 import { bodyParsers, correlationMiddleware } from './http-pipeline';
 import type { ServiceContext, ServiceDefinition } from './service-context';
@@ -51,6 +51,7 @@ export async function startService<S extends ConfigSpec>(
     readiness: new Readiness(),
     metrics: createMetricsRegistry(definition.name),
   };
+  readinessMetric(context.metrics, context.readiness);
   const app = await NestFactory.create(definition.rootModule(context) as never, {
     logger: new NestPinoLogger(logger),
     bodyParser: false,
