@@ -40,7 +40,7 @@ describe('vigil_consumer_lag across a rebalance (real Kafka)', () => {
   });
 
   const publish = (n: number, from = 0) =>
-    buses[0]!.publish([{ topic: TOPIC, messages: Array.from({ length: n }, (_, i) => ({ key: `k${from + i}`, value: `m${from + i}` })) }]);
+    buses[0]!.publish([{ topic: TOPIC, messages: Array.from({ length: n }, (_, i) => ({ key: `k${from + i}`, value: `m${from + i}`, headers: {} })) }]);
 
   it('is reported only by the replica holding the partition, and no more once a replica stops', async () => {
     const seen = [new Set<string>(), new Set<string>()];

@@ -158,11 +158,12 @@ export class KafkaBus implements MessageBus {
             value: m.value ? m.value.toString('utf8') : '',
             headers: headersOf(m.headers as Record<string, unknown>),
           }));
-          if (this.options.metrics) {
+          const first = chunk[0];
+          if (this.options.metrics && first) {
             // While a chunk is in hand its messages count as lag: a handler that never returns (a
             // hung dependency, a consumer pausing on a systemic failure) then shows as lag that
             // stops moving, instead of the lag of the last batch that did finish.
-            const inHand = Number(BigInt(batch.highWatermark) - BigInt(chunk[0]!.offset));
+            const inHand = Number(BigInt(batch.highWatermark) - BigInt(first.offset));
             messagingMetrics(this.options.metrics).lag.set({ group: options.groupId, topic, partition: String(batch.partition) }, Math.max(0, inHand));
             lagReported.set(`${topic}:${batch.partition}`, { topic, partition: String(batch.partition) });
           }
