@@ -333,6 +333,13 @@ export function checkMonitoring(report, { dir = REPO } = {}) {
         check(known.labels.has(m.label), where, `${sel.name} has no label "${m.label}" (it has ${[...known.labels].sort().join(', ')})`);
       }
     }
+    // by/without/on/ignoring name labels of the metrics in the expression (label_replace may add
+    // others: then the check is skipped).
+    const labelSets = parsed.selectors.map((sel) => series.get(sel.name)?.labels);
+    if (!/label_(replace|join)\s*\(/.test(expr) && labelSets.length && labelSets.every(Boolean)) {
+      const union = new Set(labelSets.flatMap((l) => [...l]));
+      for (const label of new Set(parsed.groupingLabels)) check(union.has(label), where, `groups by "${label}", a label none of its metrics has`);
+    }
     return parsed;
   };
 

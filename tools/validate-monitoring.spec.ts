@@ -36,6 +36,10 @@ function validate() {
   return { status: r.status, output: `${r.stdout}${r.stderr}` };
 }
 
+// Each case starts the checker (TypeScript's parser over the sources, promtool runs): seconds on a
+// busy machine.
+jest.setTimeout(120_000);
+
 const RULES = 'deploy/monitoring/prometheus/vigil-rules.yaml';
 const DASHBOARD = 'deploy/monitoring/grafana/vigil-dashboard.json';
 
@@ -57,6 +61,13 @@ it('fails when a dashboard query filters on a label the metric does not have', (
   const { status, output } = validate();
   expect(status).toBe(1);
   expect(output).toMatch(/vigil_webhook_attempts_total has no label "endpoint_id"/);
+});
+
+it('fails when an alert groups by a label its metric does not have', () => {
+  edit(RULES, (t) => t.replace('max by (namespace, service, schema) (vigil_outbox_oldest_age_seconds)', 'max by (namespace, service, outbox) (vigil_outbox_oldest_age_seconds)'));
+  const { status, output } = validate();
+  expect(status).toBe(1);
+  expect(output).toMatch(/VigilOutboxStuck: groups by "outbox", a label none of its metrics has/);
 });
 
 it('fails when a rule does not parse (promtool check rules)', () => {
