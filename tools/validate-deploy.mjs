@@ -11,7 +11,12 @@
  *    deploy/README.md: probes, resources, security contexts, shutdown, PDBs, HPAs, the topic Job,
  *    ConfigMap and Secret references, NetworkPolicy flows, no literal secrets
  *  - compose and Kubernetes give each service the same variable names
+ *  - deploy/monitoring (tools/validate-monitoring.mjs): alert rules through promtool (check and unit
+ *    tests), every metric and label of the rules and the Grafana dashboard registered by the code,
+ *    runbook links, the PrometheusRule identical to the rules file; in rendered overlays, the
+ *    ServiceMonitor selects every service's metrics port, which the network policies admit
  *
+ * `--write-prometheus-rule` regenerates deploy/monitoring/prometheus-rule.yaml from the rules file.
  * Exits 1 listing every problem; the last line is a one-line summary.
  * VIGIL_KUSTOMIZE=/path/to/kustomize picks the renderer (default: kustomize, then kubectl).
  */
@@ -21,6 +26,7 @@ import { createRequire } from 'node:module';
 import { BlockList, isIP } from 'node:net';
 import { dirname, join, posix, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { canonical, checkMonitoring, MONITORING_FILES, VIGIL_JOB, writePrometheusRule } from './validate-monitoring.mjs';
 
 const require = createRequire(import.meta.url);
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -581,7 +587,9 @@ async function modelFor(apiVersion, kind) {
   if (!modelCache.has(key)) {
     let model;
     try {
-      model = (await import(`kubernetes-models/${apiVersion}`))[kind];
+      // Custom resources of the Prometheus Operator have their models in a package of their own.
+      const pkg = apiVersion.startsWith('monitoring.coreos.com/') ? '@kubernetes-models/prometheus-operator' : 'kubernetes-models';
+      model = (await import(`${pkg}/${apiVersion}`))[kind];
     } catch {
       model = undefined;
     }
@@ -949,7 +957,57 @@ async function checkOverlay(overlay, objects, code, docs) {
   check(egressPorts(jobPod).has(9092), `${overlay} NetworkPolicy`, 'the kafka-topics Job needs egress to Kafka (9092)');
   flow(true, 'kafka-topics Job -> kube-dns:53/UDP', { from: jobPod, to: dns, port: 53, protocol: 'UDP' });
 
+  checkMonitoringObjects(overlay, objects, code, { byKind, pod, monitoring, flow });
+
   return { envByService, validated, namespace: ns };
+}
+
+/**
+ * The Prometheus Operator objects an overlay may carry (deploy/monitoring): each ServiceMonitor
+ * selects exactly the deployed services' Services, on a port that reaches the service's HTTP port
+ * (where /metrics is), which the network policies admit from the monitoring namespace; the job label
+ * the alerts select on; the PrometheusRule and the dashboard ConfigMap as deploy/monitoring has them.
+ */
+function checkMonitoringObjects(overlay, objects, code, { byKind, pod, monitoring, flow }) {
+  const where = (o) => `${overlay} ${o.kind}/${o.metadata?.name}`;
+  const services = byKind('Service');
+  const monitors = byKind('ServiceMonitor');
+  for (const sm of monitors) {
+    const selected = services.filter((s) => selects(sm.spec.selector, s.metadata.labels ?? {}));
+    const names = new Set(selected.map((s) => s.metadata.name));
+    check(sameSet(names, new Set(code.deployed.keys())), where(sm), `selects Services ${sorted(names)}; expected exactly ${sorted(new Set(code.deployed.keys()))}`);
+    check(sm.spec.namespaceSelector === undefined || sm.spec.namespaceSelector.any !== true, where(sm), 'must not select Services in every namespace');
+    for (const svc of selected) {
+      const app = code.deployed.get(svc.metadata.name);
+      // The operator labels each target with its Service's name as `service`, the label the alerts and the dashboard use.
+      check(app, where(sm), `selects Service ${svc.metadata.name}, which is not a Vigil service`);
+      const job = sm.spec.jobLabel ? svc.metadata.labels?.[sm.spec.jobLabel] : undefined;
+      check(job === VIGIL_JOB, where(sm), `targets of Service ${svc.metadata.name} get job="${job ?? svc.metadata.name}"; the alerts select job="${VIGIL_JOB}" (jobLabel naming a label with that value)`);
+      if (!app) continue;
+      const deployment = byKind('Deployment').find((d) => selects({ matchLabels: svc.spec.selector }, d.spec.template.metadata.labels ?? {}));
+      const containerPorts = (deployment?.spec.template.spec.containers ?? []).flatMap((c) => c.ports ?? []);
+      for (const ep of sm.spec.endpoints ?? []) {
+        const port = (svc.spec.ports ?? []).find((p) => (ep.port ? p.name === ep.port : String(p.targetPort) === String(ep.targetPort)));
+        if (!check(port, where(sm), `endpoint port "${ep.port ?? ep.targetPort}" is not a port of Service ${svc.metadata.name}`)) continue;
+        const target = typeof port.targetPort === 'string' ? containerPorts.find((c) => c.name === port.targetPort)?.containerPort : Number(port.targetPort ?? port.port);
+        check(target === app.defaultPort, where(sm), `Service ${svc.metadata.name} port ${port.name} reaches container port ${target}; /metrics is on the HTTP port ${app.defaultPort}`);
+        check((ep.path ?? '/metrics') === '/metrics', where(sm), `endpoint path ${ep.path}: the services serve /metrics`);
+        check(!ep.scheme || ep.scheme === 'http', where(sm), 'the services serve plain HTTP metrics');
+        if (target) flow(true, `monitoring -> ${app.name}:${target} (ServiceMonitor ${sm.metadata.name})`, { from: monitoring, to: pod(app.name), port: target });
+      }
+    }
+  }
+  for (const rule of byKind('PrometheusRule')) {
+    const rulesFile = YAML.parse(read(MONITORING_FILES.rules));
+    check(canonical(rule.spec?.groups) === canonical(rulesFile.groups), where(rule), `its groups differ from ${MONITORING_FILES.rules}`);
+  }
+  for (const cm of byKind('ConfigMap').filter((c) => c.metadata.labels?.grafana_dashboard !== undefined)) {
+    const [key, json] = Object.entries(cm.data ?? {})[0] ?? [];
+    check(key === 'vigil-dashboard.json' && json === read(MONITORING_FILES.dashboard), where(cm), `should carry ${MONITORING_FILES.dashboard} unchanged`);
+  }
+  if (monitors.length || byKind('PrometheusRule').length) {
+    check(monitors.length > 0 && byKind('PrometheusRule').length > 0, overlay, 'carries only part of deploy/monitoring: use the component whole');
+  }
 }
 
 function placeholders(overlay, objects) {
@@ -1058,6 +1116,12 @@ async function main() {
       }
     }
   }
+  section('deploy/monitoring (dashboard, alert rules)');
+  try {
+    checkMonitoring({ check, warn, note });
+  } catch (error) {
+    fail('deploy/monitoring', `check crashed: ${error.stack ?? error}`);
+  }
   checkLockfile();
 
   let problems = 0;
@@ -1078,6 +1142,11 @@ async function main() {
     `validate-deploy: ${problems ? 'FAILED' : 'passed'}: ${passed} passed, ${problems} failed, ${warnings} warnings (${rendered})`,
   );
   process.exitCode = problems ? 1 : 0;
+}
+
+if (process.argv.includes('--write-prometheus-rule')) {
+  writePrometheusRule(ROOT);
+  console.log(`wrote ${MONITORING_FILES.prometheusRule} from ${MONITORING_FILES.rules}`);
 }
 
 main().catch((error) => {

@@ -220,4 +220,6 @@ it('serves health and Prometheus metrics on its HTTP port', async () => {
   for (const name of ['vigil_proxy_sessions', 'vigil_proxy_statements_total', 'vigil_proxy_blocked_total', 'vigil_proxy_masked_values_total', 'vigil_proxy_capture_buffer_depth', 'vigil_proxy_added_latency_seconds_bucket']) {
     expect(metrics).toContain(name);
   }
+  // Readiness as a metric, for alerts that need no kube-state-metrics (deploy/monitoring).
+  expect(metrics).toMatch(/^vigil_ready\{service="pg-proxy"\} 1$/m);
 });

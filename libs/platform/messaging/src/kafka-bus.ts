@@ -124,6 +124,23 @@ export class KafkaBus implements MessageBus {
     await consumer.connect();
     await consumer.subscribe({ topics: options.topics.map((t) => this.topic(t)), fromBeginning: options.startFrom !== 'latest' });
     const maxBatch = options.maxBatchSize ?? 500;
+    // Lag is reported per partition by the member that consumes it. After a rebalance, partitions
+    // this member no longer holds drop out of its report; otherwise the lag of its last batch there
+    // would stay exported unchanged, which reads as a stuck consumer.
+    const lagReported = new Map<string, { topic: string; partition: string }>();
+    const forgetLag = (keep: Set<string> = new Set()) => {
+      if (!this.options.metrics) return;
+      const { lag } = messagingMetrics(this.options.metrics);
+      for (const [key, labels] of lagReported) {
+        if (keep.has(key)) continue;
+        lag.remove({ group: options.groupId, ...labels });
+        lagReported.delete(key);
+      }
+    };
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      const assigned = new Set(Object.entries(payload.memberAssignment).flatMap(([t, partitions]) => partitions.map((p) => `${this.logical(t)}:${p}`)));
+      forgetLag(assigned);
+    });
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
@@ -141,6 +158,15 @@ export class KafkaBus implements MessageBus {
             value: m.value ? m.value.toString('utf8') : '',
             headers: headersOf(m.headers as Record<string, unknown>),
           }));
+          const first = chunk[0];
+          if (this.options.metrics && first) {
+            // While a chunk is in hand its messages count as lag: a handler that never returns (a
+            // hung dependency, a consumer pausing on a systemic failure) then shows as lag that
+            // stops moving, instead of the lag of the last batch that did finish.
+            const inHand = Number(BigInt(batch.highWatermark) - BigInt(first.offset));
+            messagingMetrics(this.options.metrics).lag.set({ group: options.groupId, topic, partition: String(batch.partition) }, Math.max(0, inHand));
+            lagReported.set(`${topic}:${batch.partition}`, { topic, partition: String(batch.partition) });
+          }
           await options.handler(messages, { heartbeat });
           const last = chunk[chunk.length - 1]!.offset;
           resolveOffset(last);
@@ -155,6 +181,7 @@ export class KafkaBus implements MessageBus {
           if (this.options.metrics) {
             const lag = Number(BigInt(batch.highWatermark) - BigInt(last) - 1n);
             messagingMetrics(this.options.metrics).lag.set({ group: options.groupId, topic, partition: String(batch.partition) }, Math.max(0, lag));
+            lagReported.set(`${topic}:${batch.partition}`, { topic, partition: String(batch.partition) });
           }
           await heartbeat();
         }
@@ -165,6 +192,7 @@ export class KafkaBus implements MessageBus {
       stop: async () => {
         this.consumers.delete(consumer);
         await consumer.disconnect();
+        forgetLag();
       },
     };
   }

@@ -21,7 +21,7 @@ export function messagingMetrics(registry: Registry): MessagingMetrics {
       }),
       lag: new Gauge({
         name: 'vigil_consumer_lag',
-        help: 'Messages between the last committed offset and the end of the partition, as of the last batch',
+        help: 'Messages between the committed offset and the end of the partition, as of the batch in hand or the last one committed',
         labelNames: ['group', 'topic', 'partition'],
         registers: [registry],
       }),

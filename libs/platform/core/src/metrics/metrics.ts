@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Readiness } from '../health/readiness';
 
 let defaultsCollectedOn: Registry | undefined;
 
@@ -26,6 +27,23 @@ export function httpMetrics(registry: Registry) {
       registers: [registry],
     }),
   };
+}
+
+/**
+ * `vigil_ready`: 1 while the service would answer 200 on /health/ready, evaluated at each scrape.
+ * `up` only says the process answers; this says it can do its work (database and broker reachable,
+ * not shutting down), so an alert can tell a stuck dependency from a dead process without
+ * kube-state-metrics.
+ */
+export function readinessMetric(registry: Registry, readiness: Readiness): Gauge {
+  return new Gauge({
+    name: 'vigil_ready',
+    help: 'Whether the service is ready (1) or not (0): the answer /health/ready would give at scrape time',
+    registers: [registry],
+    async collect() {
+      this.set((await readiness.evaluate()).ready ? 1 : 0);
+    },
+  });
 }
 
 export { Counter, Gauge, Histogram, Registry };

@@ -6,7 +6,7 @@ import { commonConfigSpec, databaseConfigSpec, type ConfigOf, ConfigError, type 
 import { Readiness } from '../health/readiness';
 import { printBanner, StartNotices } from '../logging/banner';
 import { createLogger, NestPinoLogger, type Logger, resolveLogFormat } from '../logging/logger';
-import { createMetricsRegistry } from '../metrics/metrics';
+import { createMetricsRegistry, readinessMetric } from '../metrics/metrics';
 import { createValidationPipe } from '../errors/validation.pipe';
 import { bodyParsers, correlationMiddleware } from './http-pipeline';
 import type { ServiceContext, ServiceDefinition } from './service-context';
@@ -53,6 +53,7 @@ export async function startService<S extends ConfigSpec>(
     metrics: createMetricsRegistry(definition.name),
     notices: new StartNotices(),
   };
+  readinessMetric(context.metrics, context.readiness);
   const app = await NestFactory.create(definition.rootModule(context) as never, {
     logger: new NestPinoLogger(logger),
     bodyParser: false,

@@ -1,0 +1,7 @@
+// The repository's own tooling (deployment checks); tests run the tools as a user would.
+module.exports = {
+  displayName: 'tools',
+  preset: '../jest.preset.js',
+  rootDir: '.',
+  testPathIgnorePatterns: ['/node_modules/', '/jest/'],
+};
