@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, createLogger, installShutdown } from '@vigil/platform';
+import { ConfigError, createLogger, installShutdown, StartRefused } from '@vigil/platform';
 import { startSystem } from './standalone';
 
 async function main() {
@@ -9,6 +9,7 @@ async function main() {
     installShutdown([system], logger);
   } catch (error) {
     if (error instanceof ConfigError) process.stderr.write(`${error.message}\n`);
+    else if (error instanceof StartRefused) process.stderr.write(`standalone: refusing to start: ${error.message}\n`);
     else logger.fatal({ err: error }, 'failed to start');
     process.exit(1);
   }
