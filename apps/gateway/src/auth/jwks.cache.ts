@@ -20,7 +20,9 @@ export class JwksCache {
   async get(kid: string): Promise<KeyObject | undefined> {
     const key = this.keys.get(kid);
     if (key) return key;
-    if (Date.now() - this.lastRefresh < REFRESH_AT_MOST_EVERY_MS && this.keys.size) return undefined;
+    // A refresh in flight is awaited: requests with a new kid arriving while it runs (right after a
+    // rotation) would otherwise be refused for the 10 s that the refresh just started.
+    if (!this.refreshing && Date.now() - this.lastRefresh < REFRESH_AT_MOST_EVERY_MS && this.keys.size) return undefined;
     await (this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined)));
     return this.keys.get(kid);
   }
