@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type JsonWebKeySet, RpcPatterns } from '@vigil/contracts';
+import { ACCESS_TOKEN_ALGORITHM, type JsonWebKeySet, RpcPatterns } from '@vigil/contracts';
 import { RpcClients } from '../rpc/rpc-clients';
 
 const REFRESH_AT_MOST_EVERY_MS = 10_000;
@@ -32,7 +32,7 @@ export class JwksCache {
     const jwks = await this.rpc.auth.call<object, JsonWebKeySet>(RpcPatterns.auth.jwks, {});
     const keys = new Map<string, KeyObject>();
     for (const jwk of jwks.keys) {
-      if (jwk.alg !== 'ES256' || jwk.kty !== 'EC') continue;
+      if (jwk.alg !== ACCESS_TOKEN_ALGORITHM || jwk.kty !== 'EC') continue;
       keys.set(jwk.kid, createPublicKey({ key: jwk as never, format: 'jwk' }));
     }
     this.keys = keys;
