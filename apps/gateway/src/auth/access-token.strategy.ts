@@ -85,9 +85,9 @@ export class AccessTokenStrategy extends PassportStrategy(JwtStrategy, ACCESS_TO
   override authenticate(req: Request, options?: object): void {
     const token = bearerCredential(req.headers.authorization);
     const known = token === undefined ? undefined : this.verified.get(token);
-    if (!known) return super.authenticate(req, options);
+    if (token === undefined || !known) return super.authenticate(req, options);
     if (known.expMs <= Date.now()) {
-      this.verified.delete(token!);
+      this.verified.delete(token);
       return this.fail(401);
     }
     if (this.revoked.has('sid', known.sid) || this.revoked.has('jti', known.jti)) return this.fail(401);
@@ -103,8 +103,11 @@ export class AccessTokenStrategy extends PassportStrategy(JwtStrategy, ACCESS_TO
       claims.client_id && claims.sub === claims.client_id
         ? { kind: 'client', subject: claims.sub, scopes, credentialId: `client:${claims.sub}` }
         : { kind: 'user', subject: claims.sub, scopes, credentialId: `user:${claims.sub}` };
-    if (this.verified.size >= 10_000) this.verified.delete(this.verified.keys().next().value!);
-    this.verified.set(bearerCredential(req.headers.authorization)!, { principal, expMs: claims.exp * 1000, sid: claims.sid, jti: claims.jti });
+    const token = bearerCredential(req.headers.authorization);
+    if (token === undefined) return false;
+    const oldest = this.verified.size >= 10_000 ? this.verified.keys().next().value : undefined;
+    if (oldest !== undefined) this.verified.delete(oldest);
+    this.verified.set(token, { principal, expMs: claims.exp * 1000, sid: claims.sid, jti: claims.jti });
     return principal;
   }
 
