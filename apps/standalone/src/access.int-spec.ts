@@ -123,6 +123,21 @@ describe('access: scopes on every route, API keys, JWT login and refresh', () =>
     expect(past.status).toBe(422);
   });
 
+  it('reads a credential from the Authorization header only, never from the query string or a body', async () => {
+    const { key } = await apiKey(base, admin, ['admin']);
+    expect((await http(base, 'GET', '/v1/api-keys', { token: key })).status).toBe(200);
+    for (const credential of [key, admin]) {
+      const inQuery = await http(base, 'GET', `/v1/api-keys?access_token=${encodeURIComponent(credential)}`);
+      expect([inQuery.status, inQuery.headers.get('www-authenticate')]).toEqual([401, 'Bearer error="invalid_token"']);
+      const inBody = await http(base, 'POST', '/v1/api-keys', { body: { access_token: credential, name: 'x', scopes: ['read:logs'] } });
+      expect(inBody.status).toBe(401);
+    }
+    // With the header, the request is authenticated; the unknown parameter is then a validation error.
+    const both = await http(base, 'GET', '/v1/api-keys?access_token=x', { token: key });
+    expect(both.status).toBe(400);
+    expect(JSON.stringify(both.body.errors)).toContain('access_token');
+  });
+
   it('records when a key was last used', async () => {
     const { id, key } = await apiKey(base, admin, ['read:logs']);
     await http(base, 'GET', '/v1/events/evt_00000000000000000000000000', { token: key });

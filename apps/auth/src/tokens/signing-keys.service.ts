@@ -1,12 +1,12 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import type { JsonWebKeySet } from '@vigil/contracts';
+import { ACCESS_TOKEN_ALGORITHM, type JsonWebKeySet } from '@vigil/contracts';
 import { ulid } from '@vigil/domain';
 import { CONFIG, SecretBox } from '@vigil/platform';
 import { DataSource } from 'typeorm';
 import type { AuthConfig } from '../auth.service-definition';
 
-export const JWT_ALGORITHM = 'ES256';
+export const JWT_ALGORITHM = ACCESS_TOKEN_ALGORITHM;
 
 interface KeyRow {
   kid: string;

@@ -4,11 +4,13 @@ import { OAuthController } from '../oauth/oauth.controller';
 import { OAuthClientsController } from '../oauth/oauth-clients.controller';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { UsersController } from '../users/users.controller';
-import { AccessTokenVerifier } from './access-token.verifier';
+import { AccessTokenStrategy } from './access-token.strategy';
 import { ApiKeyCache } from './api-key.cache';
+import { ApiKeyStrategy } from './api-key.strategy';
 import { AuthController } from './auth.controller';
 import { GatewayAuthGuard } from './auth.guard';
 import { Authenticator } from './authenticator';
+import { GatewayPassport } from './gateway-passport';
 import { JwksCache } from './jwks.cache';
 import { RevocationsSubscriber } from './revocations.subscriber';
 
@@ -17,8 +19,10 @@ export const accessControllers = [AuthController, ApiKeysController, UsersContro
 
 export const accessProviders = [
   JwksCache,
-  AccessTokenVerifier,
+  AccessTokenStrategy,
   ApiKeyCache,
+  ApiKeyStrategy,
+  GatewayPassport,
   Authenticator,
   RateLimiter,
   RevocationsSubscriber,

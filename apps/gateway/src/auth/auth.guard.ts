@@ -53,7 +53,7 @@ export class GatewayAuthGuard implements CanActivate {
 
     let principal: Principal;
     try {
-      principal = await this.authenticator.authenticate(req.headers.authorization);
+      principal = await this.authenticator.authenticate(req, res);
     } catch (error) {
       if (error instanceof DomainException && error.status === 401) {
         await this.limiter.consume(`ip:${ip}`, this.limiter.rules.unauthenticated, res);

@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type JsonWebKeySet, RpcPatterns } from '@vigil/contracts';
+import { ACCESS_TOKEN_ALGORITHM, type JsonWebKeySet, RpcPatterns } from '@vigil/contracts';
 import { RpcClients } from '../rpc/rpc-clients';
 
 const REFRESH_AT_MOST_EVERY_MS = 10_000;
@@ -20,7 +20,9 @@ export class JwksCache {
   async get(kid: string): Promise<KeyObject | undefined> {
     const key = this.keys.get(kid);
     if (key) return key;
-    if (Date.now() - this.lastRefresh < REFRESH_AT_MOST_EVERY_MS && this.keys.size) return undefined;
+    // A refresh in flight is awaited: requests with a new kid arriving while it runs (right after a
+    // rotation) would otherwise be refused for the 10 s that the refresh just started.
+    if (!this.refreshing && Date.now() - this.lastRefresh < REFRESH_AT_MOST_EVERY_MS && this.keys.size) return undefined;
     await (this.refreshing ??= this.refresh().finally(() => (this.refreshing = undefined)));
     return this.keys.get(kid);
   }
@@ -30,7 +32,7 @@ export class JwksCache {
     const jwks = await this.rpc.auth.call<object, JsonWebKeySet>(RpcPatterns.auth.jwks, {});
     const keys = new Map<string, KeyObject>();
     for (const jwk of jwks.keys) {
-      if (jwk.alg !== 'ES256' || jwk.kty !== 'EC') continue;
+      if (jwk.alg !== ACCESS_TOKEN_ALGORITHM || jwk.kty !== 'EC') continue;
       keys.set(jwk.kid, createPublicKey({ key: jwk as never, format: 'jwk' }));
     }
     this.keys = keys;

@@ -3,7 +3,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import { type CredentialRevoked, Topics, validateCredentialRevokedEnvelope } from '@vigil/contracts';
 import { type IncomingMessage, MESSAGE_BUS, type MessageBus, type Subscription } from '@vigil/messaging';
 import { LOGGER, type Logger } from '@vigil/platform';
-import { AccessTokenVerifier } from './access-token.verifier';
+import { AccessTokenStrategy } from './access-token.strategy';
 import { ApiKeyCache } from './api-key.cache';
 
 /**
@@ -21,7 +21,7 @@ export class RevocationsSubscriber implements OnApplicationBootstrap, OnModuleDe
   constructor(
     @Inject(MESSAGE_BUS) private readonly bus: MessageBus,
     @Inject(ApiKeyCache) private readonly apiKeys: ApiKeyCache,
-    @Inject(AccessTokenVerifier) private readonly tokens: AccessTokenVerifier,
+    @Inject(AccessTokenStrategy) private readonly tokens: AccessTokenStrategy,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 

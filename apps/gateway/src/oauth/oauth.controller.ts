@@ -132,7 +132,7 @@ export class OAuthController {
   @ApiResponse({ status: 302, description: 'Redirect to the client with `code` and `state`, or with an error' })
   @ApiResponse({ status: 200, description: 'The login-and-consent page (HTML)' })
   @ApiResponse({ status: 400, description: 'Unknown client or unregistered redirect_uri (HTML, no redirect)' })
-  async authorize(@Query() query: Record<string, unknown>, @Headers('authorization') authorization: string | undefined, @Res() res: Response) {
+  async authorize(@Query() query: Record<string, unknown>, @Headers('authorization') authorization: string | undefined, @Req() req: Request, @Res() res: Response) {
     const params: AuthorizeParams = {
       client_id: str(query.client_id),
       redirect_uri: str(query.redirect_uri),
@@ -144,7 +144,7 @@ export class OAuthController {
     };
     let user: AuthorizeBeginRequest['user'];
     if (authorization) {
-      const principal = await this.authenticator.authenticate(authorization);
+      const principal = await this.authenticator.authenticate(req, res);
       if (principal.kind !== 'user') throw unauthorized('Only a user access token can authorize a client.');
       user = { id: principal.subject, scopes: principal.scopes };
     }

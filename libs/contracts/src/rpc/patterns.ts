@@ -128,6 +128,13 @@ export interface TokenResponse {
   token_type: 'Bearer';
 }
 
+/**
+ * The one algorithm of access tokens: auth signs with it, the gateway accepts nothing else. ECDSA
+ * P-256 rather than EdDSA because the gateway verifies with passport-jwt (jsonwebtoken), which has
+ * no EdDSA.
+ */
+export const ACCESS_TOKEN_ALGORITHM = 'ES256';
+
 export interface JsonWebKeySet {
   keys: (Record<string, unknown> & { kid: string; alg: string })[];
 }

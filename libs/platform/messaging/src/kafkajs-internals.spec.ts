@@ -1,5 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { crc32c, groupMessagesPerPartition, kafkajsInternalPaths, poolingEncoder } from './kafkajs-internals';
+import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StartRefused } from '@vigil/platform';
+import {
+  checkKafkajsInternals,
+  crc32c,
+  EXPECTED_KAFKAJS,
+  groupMessagesPerPartition,
+  kafkajsInternalPaths,
+  kafkajsInternalsProblems,
+  kafkajsRoot,
+  poolingEncoder,
+} from './kafkajs-internals';
+import { assertKafkajsInternals, KafkajsInternalsMismatch } from './kafkajs-pin';
 
 // kafkajs's own implementations, loaded from its files (jest's module registry is separate from
 // the cache the replacement writes to, so these are the originals).
@@ -56,5 +70,54 @@ describe('kafkajs internals replacements', () => {
     const args = { topic: 't', partitionMetadata: [{}, {}, {}], messages, partitioner };
     expect(groupMessagesPerPartition(args)).toEqual(originalGroup(args));
     expect(groupMessagesPerPartition({ ...args, partitionMetadata: [] })).toEqual({});
+  });
+});
+
+describe('the kafkajs pin', () => {
+  let fake: string;
+
+  /** A copy of the installed package's checked files, as another install would present them. */
+  beforeEach(() => {
+    fake = mkdtempSync(join(tmpdir(), 'vigil-kafkajs-'));
+    for (const file of ['package.json', ...Object.keys(EXPECTED_KAFKAJS.files)]) cpSync(join(kafkajsRoot(), file), join(fake, file));
+  });
+
+  afterEach(() => rmSync(fake, { recursive: true, force: true }));
+
+  it('passes the installed kafkajs, and an exact copy of its replaced files', () => {
+    expect(kafkajsInternalsProblems).toEqual([]);
+    expect(checkKafkajsInternals()).toEqual([]);
+    expect(checkKafkajsInternals(fake)).toEqual([]);
+    expect(() => assertKafkajsInternals()).not.toThrow();
+    expect(() => assertKafkajsInternals(checkKafkajsInternals(fake), fake)).not.toThrow();
+  });
+
+  it('refuses a modified replaced file, naming the file, and says how to fix the install', () => {
+    appendFileSync(join(fake, 'src/protocol/encoder.js'), '\n// patched\n');
+    const problems = checkKafkajsInternals(fake);
+    expect(problems).toEqual([expect.stringMatching(/^src\/protocol\/encoder\.js has SHA-256 [0-9a-f]{64}, expected 9977889e/)]);
+    let refusal: unknown;
+    try {
+      assertKafkajsInternals(problems, fake);
+    } catch (error) {
+      refusal = error;
+    }
+    // StartRefused: the service prints this message alone and exits 1.
+    expect(refusal).toBeInstanceOf(KafkajsInternalsMismatch);
+    expect(refusal).toBeInstanceOf(StartRefused);
+    const message = (refusal as Error).message;
+    expect(message).toContain(`kafkajs at ${fake} is not the release whose internals Vigil replaces (kafkajs 2.2.4`);
+    expect(message).toContain('src/protocol/encoder.js has SHA-256');
+    expect(message).toContain('npm install kafkajs@2.2.4 --save-exact');
+  });
+
+  it('refuses another version and a missing file', () => {
+    writeFileSync(join(fake, 'package.json'), JSON.stringify({ name: 'kafkajs', version: '2.3.0' }));
+    rmSync(join(fake, 'src/producer/groupMessagesPerPartition.js'));
+    expect(checkKafkajsInternals(fake)).toEqual([
+      'installed version is 2.3.0, expected 2.2.4',
+      'src/producer/groupMessagesPerPartition.js is missing',
+    ]);
+    expect(() => assertKafkajsInternals(checkKafkajsInternals(fake), fake)).toThrow(/installed version is 2\.3\.0, expected 2\.2\.4; src\/producer\/groupMessagesPerPartition\.js is missing\. Install the pinned version/);
   });
 });

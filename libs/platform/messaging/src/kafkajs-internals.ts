@@ -15,7 +15,16 @@
  * All three are installed into Node's module cache under kafkajs's own paths, so kafkajs's `require`
  * finds them. This module must be imported before anything imports kafkajs: `kafka-bus.ts`, the
  * only importer, imports it first, and `kafkajsInternalsReplaced` says whether it took effect.
+ *
+ * The replacements are written against these exact files, so package.json pins `"kafkajs": "2.2.4"`
+ * and the installed files are checked (version and SHA-256 of each replaced file) before anything
+ * is installed: if they differ, nothing is replaced and every service refuses to start
+ * (`assertKafkajsInternals` in kafkajs-pin.ts, called when a service creates its message bus)
+ * rather than run kafkajs with pieces of another version. This module imports nothing that could
+ * load kafkajs before it.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 type Partitioner = (args: { topic: string; partitionMetadata: unknown[]; message: unknown }) => number;
@@ -125,8 +134,44 @@ declare const __non_webpack_require__: NodeJS.Require | undefined;
  */
 const nodeRequire: NodeJS.Require = typeof __non_webpack_require__ === 'function' ? __non_webpack_require__ : require;
 
-function kafkajsRoot(): string {
+export function kafkajsRoot(): string {
   return dirname(nodeRequire.resolve('kafkajs/package.json'));
+}
+
+/** The kafkajs release the replacements are written for, and SHA-256 of each file they replace. */
+export const EXPECTED_KAFKAJS = {
+  version: '2.2.4',
+  files: {
+    'src/producer/groupMessagesPerPartition.js': 'ea72357721fbf67770b5e06b9bf4260faa1e60f3affb556bff2cc7892c1881fb',
+    'src/protocol/recordBatch/crc32C/index.js': '0826ea7387f25400b1a24bacdbba85db9c1f2e932f168874728a9ecaf1eb2379',
+    'src/protocol/encoder.js': '9977889e184a9e910e4f6098c36ec6a0ca36c183aa6ead0f24191b6aa1c9a777',
+  } as Record<string, string>,
+} as const;
+
+/**
+ * What differs between the kafkajs installed at `root` and the one the replacements expect: an
+ * empty list when the version and every replaced file are as expected (exported for tests).
+ */
+export function checkKafkajsInternals(root: string = kafkajsRoot()): string[] {
+  const problems: string[] = [];
+  let version: unknown;
+  try {
+    version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version?: unknown }).version;
+  } catch (error) {
+    return [`cannot read ${join(root, 'package.json')}: ${(error as Error).message}`];
+  }
+  if (version !== EXPECTED_KAFKAJS.version) problems.push(`installed version is ${String(version)}, expected ${EXPECTED_KAFKAJS.version}`);
+  for (const [file, expected] of Object.entries(EXPECTED_KAFKAJS.files)) {
+    let actual: string;
+    try {
+      actual = createHash('sha256').update(readFileSync(join(root, file))).digest('hex');
+    } catch {
+      problems.push(`${file} is missing`);
+      continue;
+    }
+    if (actual !== expected) problems.push(`${file} has SHA-256 ${actual}, expected ${expected}`);
+  }
+  return problems;
 }
 
 /** Paths of kafkajs's own modules that `replaceKafkajsInternals` installs (exported for tests). */
@@ -141,6 +186,8 @@ export function kafkajsInternalPaths() {
 }
 
 function replaceKafkajsInternals(): boolean {
+  // Never install replacements over files they were not written for (services refuse to start).
+  if (kafkajsInternalsProblems.length) return false;
   const paths = kafkajsInternalPaths();
   // Too late once kafkajs is loaded: its modules captured the originals.
   if (nodeRequire.cache[paths.main]) return false;
@@ -159,6 +206,9 @@ function replaceKafkajsInternals(): boolean {
   install(paths.encoder, poolingEncoder(nodeRequire(paths.encoder) as EncoderClass));
   return true;
 }
+
+/** Problems found in the installed kafkajs when this module loaded; empty when it is the expected release. */
+export const kafkajsInternalsProblems: string[] = checkKafkajsInternals();
 
 export const kafkajsInternalsReplaced = replaceKafkajsInternals();
 

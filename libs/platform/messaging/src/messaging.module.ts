@@ -17,12 +17,16 @@ import { DataSource } from 'typeorm';
 import type { MessageBus } from './bus';
 import { InboxConsumer, type InboxConsumerOptions } from './consumer';
 import { KafkaBus } from './kafka-bus';
+import { assertKafkajsInternals } from './kafkajs-pin';
 import { sharedMemoryBus } from './memory-bus';
 import { OutboxRelay, OutboxWriter } from './outbox';
 
 export const MESSAGE_BUS = Symbol('MESSAGE_BUS');
 
 export function createBus(context: ServiceContext): MessageBus {
+  // Every service, on either bus: an install that does not match the pinned kafkajs is refused at
+  // once (here, in CI and on the laptop too) rather than when a deployment switches to Kafka.
+  assertKafkajsInternals();
   const { config, logger } = context;
   if (config.KAFKA_BROKERS?.length) {
     return new KafkaBus({

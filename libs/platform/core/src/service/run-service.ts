@@ -11,6 +11,17 @@ import { createValidationPipe } from '../errors/validation.pipe';
 import { bodyParsers, correlationMiddleware } from './http-pipeline';
 import type { ServiceContext, ServiceDefinition } from './service-context';
 
+/**
+ * A service cannot run on what is installed (not a configuration variable): it refuses to start
+ * with this message alone, no stack trace.
+ */
+export class StartRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartRefused';
+  }
+}
+
 export interface RunningService {
   name: string;
   app: INestApplication;
@@ -120,6 +131,10 @@ export async function runServiceMain<S extends ConfigSpec>(definition: ServiceDe
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    if (error instanceof StartRefused) {
+      process.stderr.write(`${definition.name}: refusing to start: ${error.message}\n`);
       process.exit(1);
     }
     process.stderr.write(`${definition.name}: failed to start: ${(error as Error)?.stack ?? String(error)}\n`);

@@ -1,0 +1,119 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { ACCESS_TOKEN_ALGORITHM } from '@vigil/contracts';
+import { CONFIG } from '@vigil/platform';
+import type { Request } from 'express';
+import type { JwtPayload } from 'jsonwebtoken';
+import passport from 'passport';
+import { Strategy as JwtStrategy } from 'passport-jwt';
+import type { GatewayConfig } from '../gateway.service-definition';
+import { bearerCredential } from './bearer';
+import { JwksCache } from './jwks.cache';
+import type { Principal } from './principal';
+import { RevocationList } from './revocation-list';
+
+export const ACCESS_TOKEN_STRATEGY = 'vigil-access-token';
+
+interface AccessClaims extends JwtPayload {
+  scope?: string;
+  token_use?: string;
+  sid?: string;
+  client_id?: string;
+}
+
+/** The key lookup failed (auth unreachable): an outage to report as such, not a refused token. */
+export class KeyLookupFailed extends Error {
+  constructor(readonly failure: unknown) {
+    super('the JWKS could not be fetched');
+  }
+}
+
+function headerOf(token: string): { kid?: unknown; alg?: unknown } | undefined {
+  try {
+    return JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Access tokens, verified locally by passport-jwt (jsonwebtoken): ES256 only (no `none`, no HMAC
+ * with the public key as secret), the key chosen by `kid` from the cached JWKS of auth (an unknown
+ * `kid` refreshes it, which is how rotation arrives), issuer and audience pinned, expiry enforced;
+ * then `validate` requires `token_use: access` and consults the deny-lists fed by auth's
+ * revocations (session and jti).
+ *
+ * Registered on the gateway's own Passport (GatewayPassport), not on the process-wide one: two
+ * gateways in one process (the benchmarks, tests) each keep their own caches and deny-lists.
+ */
+@Injectable()
+export class AccessTokenStrategy extends PassportStrategy(JwtStrategy, ACCESS_TOKEN_STRATEGY) {
+  readonly revoked = new RevocationList();
+  /**
+   * Tokens already verified, until they expire: a client sends the same token for an hour, and an
+   * ECDSA verification per request is most of the cost of authentication. The deny-lists are
+   * still consulted on every request.
+   */
+  private readonly verified = new Map<string, { principal: Principal; expMs: number; sid?: string; jti?: string }>();
+
+  constructor(@Inject(CONFIG) config: GatewayConfig, @Inject(JwksCache) jwks: JwksCache) {
+    super({
+      jwtFromRequest: (req: Request) => bearerCredential(req.headers.authorization) ?? null,
+      secretOrKeyProvider: (_req: Request, rawJwt: string, done: (err: unknown, key?: string | Buffer) => void) => {
+        const header = headerOf(rawJwt);
+        // Checked before the lookup too, so a token of another algorithm never costs a JWKS refresh.
+        if (!header || header.alg !== ACCESS_TOKEN_ALGORITHM || typeof header.kid !== 'string') return done(new Error('unexpected token header'));
+        jwks.get(header.kid).then(
+          // jsonwebtoken takes a KeyObject (parsed once per key, not per token); the typings say PEM.
+          (key) => (key ? done(null, key as unknown as Buffer) : done(new Error('unknown kid'))),
+          (error: unknown) => done(new KeyLookupFailed(error)),
+        );
+      },
+      algorithms: [ACCESS_TOKEN_ALGORITHM],
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+      passReqToCallback: true,
+    });
+  }
+
+  /** The strategy registers on GatewayPassport; this keeps the mixin off the process-wide Passport. */
+  getPassportInstance() {
+    return new passport.Passport();
+  }
+
+  /** A token verified before skips the signature check until it expires; revocations still apply. */
+  override authenticate(req: Request, options?: object): void {
+    const token = bearerCredential(req.headers.authorization);
+    const known = token === undefined ? undefined : this.verified.get(token);
+    if (token === undefined || !known) return super.authenticate(req, options);
+    if (known.expMs <= Date.now()) {
+      this.verified.delete(token);
+      return this.fail(401);
+    }
+    if (this.revoked.has('sid', known.sid) || this.revoked.has('jti', known.jti)) return this.fail(401);
+    this.success(known.principal);
+  }
+
+  /** Called by passport-jwt with claims whose signature, algorithm, issuer, audience and expiry it verified. */
+  validate(req: Request, claims: AccessClaims): Principal | false {
+    if (claims.token_use !== 'access' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return false;
+    if (this.revoked.has('sid', claims.sid) || this.revoked.has('jti', claims.jti)) return false;
+    const scopes = (claims.scope ?? '').split(' ').filter(Boolean);
+    const principal: Principal =
+      claims.client_id && claims.sub === claims.client_id
+        ? { kind: 'client', subject: claims.sub, scopes, credentialId: `client:${claims.sub}` }
+        : { kind: 'user', subject: claims.sub, scopes, credentialId: `user:${claims.sub}` };
+    const token = bearerCredential(req.headers.authorization);
+    if (token === undefined) return false;
+    const oldest = this.verified.size >= 10_000 ? this.verified.keys().next().value : undefined;
+    if (oldest !== undefined) this.verified.delete(oldest);
+    this.verified.set(token, { principal, expMs: claims.exp * 1000, sid: claims.sid, jti: claims.jti });
+    return principal;
+  }
+
+  revoke(kind: 'sid' | 'jti', id: string, expiresAt: string | null): void {
+    const until = expiresAt ? Date.parse(expiresAt) : Date.now() + 24 * 3600 * 1000;
+    this.revoked.add(kind, id, until);
+    this.revoked.sweep();
+  }
+}
