@@ -52,7 +52,7 @@ export function parsePolicyFile(text: string, file: string): PolicySpec[] {
   if (document.errors.length) {
     throw new PolicyFileError(
       file,
-      document.errors.map((e) => ({ path: '', message: e.message.split('\n')[0] ?? e.message, line: e.linePos?.[0]?.line })),
+      document.errors.map((e) => ({ path: '', message: e.message.split('\n')[0] ?? e.message, line: lineCounter.linePos(e.pos[0]).line })),
     );
   }
   const { policies, problems } = validatePolicyDocument(document.toJS({ maxAliasCount: 100 }));
@@ -166,20 +166,17 @@ export function pathOf(segments: Segment[]): string {
 }
 
 function lineOf(document: Document, lineCounter: LineCounter, segments: Segment[]): number | undefined {
-  // The deepest node that exists: a missing field is reported at the policy that lacks it.
+  // The line where the field is written (its key), or of the deepest part of the path that exists:
+  // a missing field is reported at the policy that lacks it.
   for (let depth = segments.length; depth >= 0; depth--) {
-    const node = (depth ? document.getIn(segments.slice(0, depth), true) : document.contents) as Node | undefined;
-    const offset = node && (isMap(node) || isSeq(node) || 'range' in node) ? node.range?.[0] : undefined;
+    const parent = (depth > 1 ? document.getIn(segments.slice(0, depth - 1), true) : document.contents) as Node | null | undefined;
+    const segment = segments[depth - 1];
+    let node: Node | undefined;
+    if (depth === 0) node = parent ?? undefined;
+    else if (isMap(parent)) node = parent.items.find((pair) => (pair.key as { value?: unknown } | null)?.value === segment)?.key as Node | undefined;
+    else if (isSeq(parent) && typeof segment === 'number') node = parent.items[segment] as Node | undefined;
+    const offset = node?.range?.[0];
     if (offset !== undefined) return lineCounter.linePos(offset).line;
-    if (depth && segments.length === depth) {
-      // A key that is present but whose value is null has no node: find the key in its parent.
-      const parent = document.getIn(segments.slice(0, depth - 1), true);
-      if (isMap(parent)) {
-        const pair = parent.items.find((p) => (p.key as { value?: unknown })?.value === segments[depth - 1]);
-        const keyOffset = (pair?.key as Node | undefined)?.range?.[0];
-        if (keyOffset !== undefined) return lineCounter.linePos(keyOffset).line;
-      }
-    }
   }
   return undefined;
 }
