@@ -238,6 +238,57 @@ describe('vigil CLI', () => {
     });
   });
 
+  describe('alerts and reports', () => {
+    it('lists alerts with filters, acknowledges and resolves one, and refuses a transition with exit 3', async () => {
+      const ingested = await http(system.gatewayUrl, 'POST', '/v1/events/ingest', {
+        token,
+        body: { events: [{ type: 'security.anomaly', database_id: 'db_cli_alerts', details: { user: 'mallory', threat_type: 'unusual_volume' } }] },
+      });
+      expect(ingested.status).toBe(202);
+      const alert = await waitFor(async () => (await http(system.gatewayUrl, 'GET', '/v1/alerts?database_id=db_cli_alerts', { token })).body.data[0], 15_000, 'the alert');
+
+      const listed = await vigil(['alerts', 'list', '--database', 'db_cli_alerts', '--status', 'open']);
+      expect(listed.code).toBe(0);
+      expect(JSON.parse(listed.stdout).map((a: { id: string }) => a.id)).toEqual([alert.id]);
+      const table = await vigil(['alerts', 'list', '--database', 'db_cli_alerts', '--output', 'text']);
+      expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+CREATED_AT\s+SEVERITY\s+STATUS\s+TYPE\s+DATABASE_ID\s+OCCURRENCES\s+TITLE$/);
+      expect(table.stdout).toContain(alert.id);
+
+      const acked = await vigil(['alerts', 'ack', alert.id, '--output', 'text']);
+      expect(acked).toMatchObject({ code: 0, stdout: expect.stringContaining(`${alert.id} is now acknowledged`) });
+      const resolved = await vigil(['alerts', 'resolve', alert.id]);
+      expect(JSON.parse(resolved.stdout)).toMatchObject({ id: alert.id, status: 'resolved' });
+      const again = await vigil(['alerts', 'ack', alert.id]);
+      expect(again.code).toBe(3);
+      expect(again.stderr).toMatch(/^vigil: 409 alert_transition_not_allowed/);
+      expect((await vigil(['alerts', 'list', '--database', 'db_cli_alerts', '--status', 'open'])).stdout.trim()).toBe('[]');
+    });
+
+    it('generates a report, waiting with progress until it is completed, and downloads it', async () => {
+      const generated = await vigil(['reports', 'generate', '--type', 'sox', '--from', '1d', '--format', 'json,csv']);
+      expect(generated.code).toBe(0);
+      const report = JSON.parse(generated.stdout);
+      expect(report).toMatchObject({ id: expect.stringMatching(/^rpt_/), type: 'sox', status: 'completed', progress: 100, formats: ['json', 'csv'] });
+      expect(generated.stderr).toContain(`report ${report.id}: completed 100%`);
+
+      const out = join(home, 'report.csv');
+      const downloaded = await vigil(['reports', 'download', report.id, '--format', 'csv', '-o', out]);
+      expect(downloaded.code).toBe(0);
+      const direct = await fetch(`${system.gatewayUrl}/v1/reports/${report.id}/download?format=csv`, { headers: { authorization: `Bearer ${token}` } });
+      expect(readFileSync(out, 'utf8')).toBe(await direct.text());
+      const json = await vigil(['reports', 'download', report.id]);
+      expect(JSON.parse(json.stdout)).toBeInstanceOf(Object);
+      const missing = await vigil(['reports', 'download', report.id, '--format', 'html']);
+      expect(missing.code).toBe(3);
+
+      const queued = await vigil(['reports', 'generate', '--type', 'gdpr', '--from', '2h', '--no-wait']);
+      expect(JSON.parse(queued.stdout)).toMatchObject({ type: 'gdpr', status: expect.stringMatching(/^(queued|running|completed)$/) });
+      const refused = await vigil(['reports', 'generate', '--type', 'iso27001', '--from', '1d']);
+      expect(refused.code).toBe(3);
+      expect(refused.stderr).toMatch(/^vigil: 400 .*type: /);
+    });
+  });
+
   describe('events', () => {
     const ingest = async (events: Record<string, unknown>[]): Promise<string[]> => {
       const response = await http(system.gatewayUrl, 'POST', '/v1/events/ingest', { token, body: { events } });
