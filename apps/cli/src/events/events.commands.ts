@@ -31,8 +31,10 @@ export function registerEventCommands(program: Command, runtime: Runtime): void 
       const color = Boolean(process.stdout.isTTY) && !ctx.env.NO_COLOR;
       const stop = new AbortController();
       const onSignal = () => stop.abort();
-      process.once('SIGINT', onSignal);
-      process.once('SIGTERM', onSignal);
+      // Kept until the end: under the Node re-exec a terminal's Ctrl-C arrives twice (from the
+      // terminal and passed on by the parent), and the second must not kill the process mid-exit.
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
       try {
         await tailEvents(ctx.client, {
           filters: filterQuery(options),
