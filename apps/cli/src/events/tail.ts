@@ -23,7 +23,7 @@ export interface TailOptions {
  * then continues live: nothing is missed. The ids of the latest events are remembered too, so an
  * event is never printed twice even if a replay overlapped. Refusals (bad filter, unknown
  * Last-Event-ID, authentication) end the command; network errors and 5xx are retried forever with
- * backoff (1 s doubling to 30 s).
+ * backoff (1 s doubling to 30 s, back to 1 s once a connection is accepted).
  */
 export async function tailEvents(client: ApiClient, options: TailOptions): Promise<void> {
   let lastId = options.sinceId;
@@ -50,6 +50,7 @@ export async function tailEvents(client: ApiClient, options: TailOptions): Promi
           : `vigil: streaming events from ${client.baseUrl}${lastId ? ` after ${lastId}` : ''} (Ctrl-C to stop)`,
       );
       connectedBefore = true;
+      failures = 0;
       resetIdle();
       const parser = new SseParser();
       const decoder = new TextDecoder();
@@ -62,7 +63,6 @@ export async function tailEvents(client: ApiClient, options: TailOptions): Promi
           }
           const event = JSON.parse(message.data) as EventListItem;
           const id = message.id ?? event.id;
-          failures = 0;
           lastId = id;
           if (seen.has(id)) continue;
           seen.add(id);
