@@ -104,6 +104,15 @@ describe('vigil CLI', () => {
       expect(Date.parse(refreshed.expires_at)).toBeGreaterThan(Date.now());
       expect(statSync(file).mode & 0o777).toBe(0o600);
 
+      // Processes finding the token expired at once: one refreshes, the others wait for the lock and
+      // use (or refresh) the tokens it stored. Spending the same refresh token twice would end the session.
+      const current = JSON.parse(readFileSync(file, 'utf8')).servers[system.gatewayUrl];
+      writeFileSync(file, JSON.stringify({ version: 1, servers: { [system.gatewayUrl]: { ...current, expires_at: new Date(Date.now() - 1000).toISOString() } } }));
+      const together = await Promise.all([1, 2, 3, 4].map(() => vigil(['policies', 'list'], { env })));
+      expect(together.map((r) => [r.code, r.stderr])).toEqual([1, 2, 3, 4].map(() => [0, '']));
+      expect(JSON.parse(readFileSync(file, 'utf8')).servers[system.gatewayUrl].refresh_token).not.toBe(current.refresh_token);
+      expect((await vigil(['policies', 'list'], { env })).code).toBe(0);
+
       expect(await vigil(['logout'], { env })).toMatchObject({ code: 0 });
       const after = await vigil(['policies', 'list'], { env });
       expect(after.code).toBe(4);
