@@ -2,8 +2,9 @@
 // The `vigil` command. Its TypeScript sources run on Node 24 as they are (Node erases the types:
 // no build step, quick start). On another Node (the machine's own, say) this script starts itself
 // again with the Node 24 the project installs (node_modules/.bin/node, from the `node` package).
+// So this file itself must run on any Node since 18: no newer syntax, no newer named imports.
 import { spawn } from 'node:child_process';
-import { enableCompileCache } from 'node:module';
+import nodeModule from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +15,7 @@ const major = Number(process.versions.node.split('.')[0]);
 
 if (major === 24) {
   // Node keeps the compiled (and type-erased) sources in its cache directory: later starts skip that work.
-  enableCompileCache?.();
+  nodeModule.enableCompileCache();
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const { run } = await import('../src/cli.ts');
   process.exitCode = await run(process.argv.slice(2), { version, env: process.env });

@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,6 +9,17 @@ import { http, login } from './testing/http';
 import { startTestSystem, type TestSystem } from './testing/test-system';
 
 const BIN = resolve(__dirname, '../../cli/bin/vigil.mjs');
+
+/** A Node other than 24 on PATH (the machine's own), if there is one. */
+function otherNode(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    const candidate = join(dir, 'node');
+    if (!dir || dir.includes('node_modules') || !existsSync(candidate)) continue;
+    const version = spawnSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' }).stdout?.trim();
+    if (version && !version.startsWith('24.')) return candidate;
+  }
+  return undefined;
+}
 
 interface Result {
   code: number | null;
@@ -51,14 +62,14 @@ describe('vigil CLI', () => {
     return env;
   };
 
-  const start = (args: string[], env: Record<string, string | undefined> = { VIGIL_API_KEY: key }) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: environment(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const start = (args: string[], env: Record<string, string | undefined> = { VIGIL_API_KEY: key }, launcher = [process.execPath]) => {
+    const child = spawn(launcher[0]!, [...launcher.slice(1), BIN, ...args], { env: environment(env), stdio: ['pipe', 'pipe', 'pipe'] });
     children.push(child);
     return child;
   };
 
-  const vigil = (args: string[], options: { env?: Record<string, string | undefined>; input?: string } = {}): Promise<Result> => {
-    const child = start(args, options.env);
+  const vigil = (args: string[], options: { env?: Record<string, string | undefined>; input?: string; launcher?: string[] } = {}): Promise<Result> => {
+    const child = start(args, options.env, options.launcher);
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (chunk) => (stdout += chunk));
@@ -123,6 +134,20 @@ describe('vigil CLI', () => {
       const result = await vigil(['login', '--email', 'admin@example.com'], { env: { VIGIL_CONFIG_DIR: join(home, 'nologin') } });
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('--password-stdin');
+    });
+  });
+
+  describe('the bin script', () => {
+    it('runs under another Node by starting itself again with the project Node 24, passing stdin, output and exit codes through', async () => {
+      // The machine's own Node when there is one; otherwise this Node, told it is another version.
+      const other = otherNode();
+      const launcher = other ? [other] : [process.execPath, '--import', 'data:text/javascript,Object.defineProperty(process.versions,"node",{value:"20.0.0"})'];
+      const env = { VIGIL_CONFIG_DIR: join(home, 'other-node') };
+      const login = await vigil(['login', '--email', 'admin@example.com', '--password-stdin', '--output', 'text'], { env, input: system.adminPassword, launcher });
+      expect(login).toMatchObject({ code: 0, stdout: `Logged in to ${system.gatewayUrl} as admin@example.com (tokens in ${join(home, 'other-node', 'credentials.json')})\n`, stderr: '' });
+      const refused = await vigil(['events', 'search', '--severity', 'loud'], { env, launcher });
+      expect(refused.code).toBe(3);
+      expect((await vigil(['events', 'search', '--limit', 'many'], { env, launcher })).code).toBe(2);
     });
   });
 
