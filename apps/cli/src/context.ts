@@ -4,6 +4,8 @@ import { ApiClient } from './http/api-client.ts';
 import { Output, type OutputMode } from './output/output.ts';
 import { ExitCode, usageError } from './errors.ts';
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
 export interface GlobalOptions {
   url: string;
   output?: string;
@@ -39,9 +41,13 @@ export function contextFor(command: Command, runtime: Runtime): Context {
     throw usageError(`--url must be an address such as http://localhost:3000, not ${JSON.stringify(options.url)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usageError('--url must start with http:// or https://');
+  const output = new Output(mode);
+  if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname)) {
+    output.notice(`vigil: warning: ${url.host} is reached over plain http: passwords and tokens cross the network unencrypted (use https://)`);
+  }
   const store = new CredentialStore(runtime.env);
   const client = new ApiClient({ baseUrl: url.origin + url.pathname, apiKey: runtime.env.VIGIL_API_KEY, store, version: runtime.version });
-  const context: Context = { client, output: new Output(mode), store, env: runtime.env, exitCode: ExitCode.ok };
+  const context: Context = { client, output, store, env: runtime.env, exitCode: ExitCode.ok };
   runtime.context = context;
   return context;
 }
