@@ -18,6 +18,8 @@ const constraints = [
     onlyDependOnLibsWithTags: ['type:contracts', 'type:domain', 'type:platform', 'type:messaging'],
     bannedExternalImports: ['kafkajs'],
   },
+  // The command-line client talks to Vigil over its HTTP API only: contracts (for types) and nothing else of ours.
+  { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:contracts'], bannedExternalImports: [...frameworks, 'kafkajs'] },
   // The standalone launcher composes the services (allowed below) and platform code.
   {
     sourceTag: 'type:launcher',
@@ -46,6 +48,17 @@ export default [
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'error',
+    },
+  },
+  {
+    // The CLI's sources run on Node as they are (types erased, no bundler): our libraries are
+    // TypeScript behind path aliases Node cannot resolve, so only their types may be imported.
+    files: ['apps/cli/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@vigil/*'], allowTypeImports: true, message: 'The CLI may import only types from our libraries (`import type`).' }] },
+      ],
     },
   },
   {

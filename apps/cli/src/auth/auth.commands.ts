@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import { contextFor, type Runtime } from '../context.ts';
+import { usageError } from '../errors.ts';
+import { prompt, promptHidden, readStdin } from './prompt.ts';
+
+export function registerAuthCommands(program: Command, runtime: Runtime): void {
+  program
+    .command('login')
+    .description('Log in with e-mail and password; the tokens are stored for this --url (file mode 0600)')
+    .option('--email <email>', 'the account e-mail (asked for on a terminal when left out)')
+    .option('--password-stdin', 'read the password from stdin (for scripts; nothing is echoed or stored)')
+    .action(async (options: { email?: string; passwordStdin?: boolean }, command: Command) => {
+      const ctx = contextFor(command, runtime);
+      const interactive = Boolean(process.stdin.isTTY);
+      let email = options.email ?? ctx.env.VIGIL_EMAIL;
+      if (!email) {
+        if (!interactive || options.passwordStdin) throw usageError('--email is required when not on a terminal');
+        email = await prompt('E-mail: ');
+      }
+      let password: string;
+      if (options.passwordStdin) password = await readStdin();
+      else if (interactive) password = await promptHidden('Password: ');
+      else throw usageError('use --password-stdin to give the password when not on a terminal');
+      if (!password) throw usageError('the password is empty');
+      await ctx.client.login(email, password);
+      if (ctx.output.json) ctx.output.document({ logged_in: true, url: ctx.client.baseUrl, email, credentials_file: ctx.store.file });
+      else ctx.output.line(`Logged in to ${ctx.client.baseUrl} as ${email} (tokens in ${ctx.store.file})`);
+    });
+
+  program
+    .command('logout')
+    .description('Forget the tokens stored for this --url')
+    .action((_options: unknown, command: Command) => {
+      const ctx = contextFor(command, runtime);
+      const removed = ctx.store.remove(ctx.client.baseUrl);
+      if (ctx.output.json) ctx.output.document({ logged_out: removed, url: ctx.client.baseUrl });
+      else ctx.output.line(removed ? `Logged out of ${ctx.client.baseUrl}` : `Not logged in to ${ctx.client.baseUrl}`);
+    });
+}

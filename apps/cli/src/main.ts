@@ -1,0 +1,2 @@
+import { Command } from 'commander';
+new Command('vigil').parse();
