@@ -5,6 +5,7 @@ import {
   type ListReportsRequest,
   REPORT_MAX_PERIOD_DAYS,
   type ReportContentRequest,
+  ReportFormats,
   type ReportFormat,
   type ReportContentResponse,
   type ReportPage,
@@ -94,7 +95,7 @@ export class ReportsService {
       period_start: start,
       period_end: end,
       databases: [...new Set(request.databases ?? [])].sort(),
-      formats: [...new Set<ReportFormat>(request.formats ?? ['json', 'csv', 'html'])],
+      formats: [...new Set<ReportFormat>(request.formats ?? ReportFormats)],
       schedule_id: null,
       slot: null,
     });
@@ -124,7 +125,7 @@ export class ReportsService {
     if (row.status !== 'completed') throw new DomainException(409, ReportsErrorCode.NotReady, `The report is ${row.status}; download it once completed.`);
     if (!row.formats.includes(format)) throw new DomainException(404, ReportsErrorCode.FormatNotRequested, `The report was requested in ${row.formats.join(', ')}, not ${format}.`);
     const document = await this.repository.document(this.dataSource.manager, id);
-    return renderReport(document!, format);
+    return await renderReport(document!, format);
   }
 
   // Schedules
@@ -171,7 +172,7 @@ export class ReportsService {
         timezone,
         period_days: request.period_days ?? 30,
         databases: [...new Set(request.databases ?? [])].sort(),
-        formats: [...new Set<ReportFormat>(request.formats ?? ['json', 'csv', 'html'])],
+        formats: [...new Set<ReportFormat>(request.formats ?? ReportFormats)],
         enabled,
         next_run_at: enabled ? nextSlot(request.cron, timezone, new Date()) : null,
       });
