@@ -14,16 +14,43 @@ export async function renderReport(document: ReportDocument, format: ReportForma
       return { content_type: 'text/csv; charset=utf-8', filename: `${base}.csv`, body: renderCsv(document), encoding: 'utf8' };
     case 'html':
       return { content_type: 'text/html; charset=utf-8', filename: `${base}.html`, body: renderHtml(document), encoding: 'utf8' };
-    case 'pdf': {
-      const pdf = await renderPdf(document, documentDigest(document));
-      return { content_type: 'application/pdf', filename: `${base}.pdf`, body: pdf.toString('base64'), encoding: 'base64' };
-    }
+    case 'pdf':
+      return { ...pdfResponse(document.report_id, document.type), body: (await renderPdf(document, documentDigest(document))).toString('base64') };
   }
 }
 
-/** The JSON download, exactly: the stored document, indented by two spaces. Pure. */
+/** How a PDF download is described (its bytes travel in base64). */
+export function pdfResponse(reportId: string, type: string): Omit<ReportContentResponse, 'body'> {
+  return { content_type: 'application/pdf', filename: `${reportId}-${type}.pdf`, encoding: 'base64' };
+}
+
+/**
+ * The JSON download, exactly: the stored document in canonical form (`canonicalJson`), so its
+ * bytes depend on the report's content only, not on the order in which storage hands back keys.
+ */
 export function renderJson(document: ReportDocument): string {
-  return JSON.stringify(document, null, 2);
+  return canonicalJson(document);
+}
+
+/**
+ * JSON with every object's keys in ascending order of UTF-16 code units (the order of RFC 8785)
+ * and two-space indentation, no trailing newline: `JSON.stringify(value, null, 2)` of the same
+ * value with sorted keys (written out here because JavaScript objects put integer-like keys first
+ * whatever their insertion order). Undefined members are left out, as JSON.stringify does. Pure.
+ */
+export function canonicalJson(value: unknown, indent = ''): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (!value.length) return '[]';
+    return `[\n${value.map((v) => `${inner}${canonicalJson(v, inner)}`).join(',\n')}\n${indent}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((k) => record[k] !== undefined && typeof record[k] !== 'function')
+    .sort();
+  if (!keys.length) return '{}';
+  return `{\n${keys.map((k) => `${inner}${JSON.stringify(k)}: ${canonicalJson(record[k], inner)}`).join(',\n')}\n${indent}}`;
 }
 
 /**

@@ -21,7 +21,7 @@ import { inSnapshot } from '@vigil/database';
 import { DataSource } from 'typeorm';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
 import { describeReportTypes, ReportDefinitions } from './report-definitions';
-import { renderReport } from './report-renderers';
+import { pdfResponse, renderReport } from './report-renderers';
 import { type ReportRow, ReportsRepository, type ScheduleRow } from './reports.repository';
 import { ReportsWorker } from './reports.worker';
 import { nextSlot, scheduleErrors } from './schedule-time';
@@ -124,6 +124,11 @@ export class ReportsService {
     if (!row) throw DomainException.notFound('report', id, ReportsErrorCode.NotFound);
     if (row.status !== 'completed') throw new DomainException(409, ReportsErrorCode.NotReady, `The report is ${row.status}; download it once completed.`);
     if (!row.formats.includes(format)) throw new DomainException(404, ReportsErrorCode.FormatNotRequested, `The report was requested in ${row.formats.join(', ')}, not ${format}.`);
+    if (format === 'pdf') {
+      // Rendered when the report was generated; a report completed by an older version has none yet.
+      const pdf = await this.repository.pdf(this.dataSource.manager, id);
+      if (pdf) return { ...pdfResponse(row.id, row.type), body: pdf.toString('base64') };
+    }
     const document = await this.repository.document(this.dataSource.manager, id);
     return await renderReport(document!, format);
   }
