@@ -27,6 +27,8 @@ const BOLD = 'Helvetica-Bold';
 const MONO = 'Courier';
 /** The longest cell text shown; the JSON and CSV downloads keep the whole of it. */
 export const CELL_CHARS = 300;
+/** Characters of a cell measured for its column's width: longer text wraps whatever its width. */
+const WIDTH_SAMPLE = 200;
 /** Rows drawn between two yields to the event loop, so a long report does not stall the service's other work. */
 const ROWS_PER_YIELD = 100;
 /** Databases named on the cover; all of them are in the Scope table. */
@@ -183,36 +185,43 @@ class PdfWriter {
     const cells = rows.map((r) => r.map((c) => (c === null ? '—' : typeof c === 'number' ? formatNumber(c) : toWinAnsi(clip(c, CELL_CHARS)))));
     const numeric = columns.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number' || r[i] === null));
 
-    // Natural widths: the widest cell, longest words only for long text (it wraps).
-    const natural = header.map((h, i) => {
-      pdf.font(BOLD);
-      let widest = pdf.widthOfString(h);
-      pdf.font(TEXT);
-      for (const r of cells) widest = Math.max(widest, pdf.widthOfString(r[i]!.length > 200 ? r[i]!.slice(0, 200) : r[i]!));
-      return widest + 2 * CELL_PADDING + 1;
-    });
+    // Each cell is measured once: its width on one line (long text only in part: it wraps anyway).
+    // A cell that fits its column on one line is laid out and drawn without the line wrapper,
+    // which is most of the rendering time otherwise.
+    pdf.font(BOLD);
+    const headerWidths = header.map((h) => pdf.widthOfString(h));
+    pdf.font(TEXT);
+    const lineWidths = cells.map((r) => r.map((c) => pdf.widthOfString(c.length > WIDTH_SAMPLE ? c.slice(0, WIDTH_SAMPLE) : c)));
+    const natural = header.map((_, i) => Math.max(headerWidths[i]!, ...lineWidths.map((w) => w[i]!)) + 2 * CELL_PADDING + 1);
     const widths = columnWidths(natural, this.width);
-    const inner = (i: number) => Math.max(1, widths[i]! - 2 * CELL_PADDING);
-    const measure = (values: string[], font: string) => {
+    const inner = widths.map((w) => Math.max(1, w - 2 * CELL_PADDING));
+    const lineHeight = pdf.fontSize(TABLE_FONT_SIZE).currentLineHeight(true);
+    const oneLine = (value: string, width: number, i: number) => value.length <= WIDTH_SAMPLE && width <= inner[i]! && !value.includes('\n');
+    const measure = (values: string[], measured: number[], font: string) => {
       pdf.font(font);
-      return Math.max(...values.map((v, i) => pdf.heightOfString(v || ' ', { width: inner(i) }))) + 2 * CELL_PADDING;
+      let height = lineHeight;
+      values.forEach((v, i) => {
+        if (!oneLine(v, measured[i]!, i)) height = Math.max(height, pdf.heightOfString(v, { width: inner[i]! }));
+      });
+      return height + 2 * CELL_PADDING;
     };
     const pageSpace = pdf.page.maxY() - pdf.page.margins.top;
-    const headerHeight = Math.min(measure(header, BOLD), pageSpace / 4);
+    const headerHeight = Math.min(measure(header, headerWidths, BOLD), pageSpace / 4);
     const maxRow = pageSpace - headerHeight;
     const heights: number[] = [];
     for (const [n, r] of cells.entries()) {
-      heights.push(Math.min(measure(r, TEXT), maxRow));
+      heights.push(Math.min(measure(r, lineWidths[n]!, TEXT), maxRow));
       if (n % ROWS_PER_YIELD === ROWS_PER_YIELD - 1) await yieldToEventLoop();
     }
 
     const pages = paginateTable(heights, headerHeight, pdf.page.maxY() - pdf.y, pageSpace);
+    const headerSingle = header.map((h, i) => oneLine(h, headerWidths[i]!, i));
     let drawn = 0;
     for (const page of pages) {
       if (page.newPage) pdf.addPage();
-      this.row(header, widths, headerHeight, BOLD, '#eeeeee', numeric.map(() => false));
+      this.row(header, widths, headerHeight, BOLD, '#eeeeee', numeric.map(() => false), headerWidths, headerSingle);
       for (const i of page.rows) {
-        this.row(cells[i]!, widths, heights[i]!, TEXT, null, numeric);
+        this.row(cells[i]!, widths, heights[i]!, TEXT, null, numeric, lineWidths[i]!, cells[i]!.map((c, j) => oneLine(c, lineWidths[i]![j]!, j)));
         if (++drawn % ROWS_PER_YIELD === 0) await yieldToEventLoop();
       }
     }
@@ -220,19 +229,21 @@ class PdfWriter {
     pdf.moveDown(0.6);
   }
 
-  private row(values: string[], widths: number[], height: number, font: string, fill: string | null, right: boolean[]) {
+  private row(values: string[], widths: number[], height: number, font: string, fill: string | null, right: boolean[], measured: number[], single: boolean[]) {
     const pdf = this.pdf;
     const y = pdf.y;
     let x = this.left;
+    pdf.font(font).fontSize(TABLE_FONT_SIZE).fillColor('#111111');
     values.forEach((value, i) => {
       const w = widths[i]!;
-      if (fill) pdf.rect(x, y, w, height).fill(fill);
+      if (fill) pdf.rect(x, y, w, height).fill(fill).fillColor('#111111');
       pdf.rect(x, y, w, height).lineWidth(0.5).strokeColor('#bbbbbb').stroke();
-      pdf
-        .font(font)
-        .fontSize(TABLE_FONT_SIZE)
-        .fillColor('#111111')
-        .text(value, x + CELL_PADDING, y + CELL_PADDING, { width: w - 2 * CELL_PADDING, height: height - 2 * CELL_PADDING, ellipsis: true, align: right[i] ? 'right' : 'left' });
+      if (single[i]) {
+        // Without a width pdfkit writes the text as it is, skipping its line wrapper.
+        pdf.text(value, right[i] ? x + w - CELL_PADDING - measured[i]! : x + CELL_PADDING, y + CELL_PADDING, { lineBreak: false });
+      } else {
+        pdf.text(value, x + CELL_PADDING, y + CELL_PADDING, { width: w - 2 * CELL_PADDING, height: height - 2 * CELL_PADDING, ellipsis: true, align: right[i] ? 'right' : 'left' });
+      }
       x += w;
     });
     pdf.y = y + height;
