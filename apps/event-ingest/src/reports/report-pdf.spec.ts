@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { pdfPages } from '@vigil/testing';
 import type { ReportDocument } from './report-document';
 import { CELL_CHARS, renderPdf } from './report-pdf';
@@ -137,5 +138,18 @@ describe('PDF rendering', () => {
   it('renders a report stored before the integrity checkpoint field existed', async () => {
     const { integrity_checkpoint: _, ...older } = document;
     expect(pdfPages(await renderPdf({ ...older, sections: [] }, 'a'.repeat(64)))[0]).toContain('Integrity checkpoint');
+  });
+
+  it('a paragraph running onto a new page goes on in its own font, not the footer\'s', async () => {
+    const long = { ...document, sections: [{ ...document.sections[2]!, description: 'A long description sentence that goes on. '.repeat(400) }] };
+    const bbox = execFileSync('pdftotext', ['-bbox', '-', '-'], { input: await renderPdf(long, digest) }).toString();
+    // Word heights per page: pdftotext's boxes scale with the font size (9 pt text, 7 pt footer).
+    const heights = bbox.split('<page ').slice(1).map((page) =>
+      [...page.matchAll(/yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">description</g)].map((m) => Number(m[2]) - Number(m[1])),
+    );
+    const spanned = heights.filter((h) => h.length > 0);
+    expect(spanned.length).toBeGreaterThan(1);
+    const first = spanned[0]![0]!;
+    for (const page of spanned) for (const h of page) expect(h).toBeCloseTo(first, 1);
   });
 });

@@ -12,9 +12,9 @@ import { formatNumber, metricText, scopeText } from './report-text';
  *
  * Only the standard PDF fonts are used (Helvetica, Courier: built into every PDF reader and into
  * pdfkit, no font file is read at run time); they show Windows-1252 text, so every string passes
- * through `toWinAnsi`. Memory: the whole PDF is built in memory (pages are kept until the end to
- * number them); the document it renders is itself bounded (at most ROW_LIMIT rows per section,
- * cells clipped to CELL_CHARS), so is the PDF (about 2.5 MB for a report at every limit).
+ * through `toWinAnsi`. Memory: one page at a time plus the finished bytes (`renderPdf`); the
+ * document it renders is itself bounded (at most ROW_LIMIT rows per section, cells clipped to
+ * CELL_CHARS), so is the PDF (under 3 MB for a report at every limit).
  * The output is identical on every download: its dates are the report's generation time.
  */
 
@@ -37,12 +37,24 @@ const COVER_DATABASES = 12;
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function renderPdf(document: ReportDocument, digest: string): Promise<Buffer> {
+  // Two passes keep memory to about one page: the first lays the report out and only counts its
+  // pages (its output is thrown away as it is written), the second writes each page's footer,
+  // "Page n of m", as the page begins. Keeping every page open until the end to number them
+  // (pdfkit's bufferPages) held ~400 MB for a report at every limit.
+  const { pages } = await draw(document, digest, null);
+  const { bytes } = await draw(document, digest, pages);
+  return bytes;
+}
+
+async function draw(document: ReportDocument, digest: string, pageCount: number | null): Promise<{ pages: number; bytes: Buffer }> {
   const generated = new Date(document.generated_at);
   const pdf = new PDFDocument({
     size: PAGE.size,
     layout: PAGE.layout,
     margins: { top: PAGE.margin, left: PAGE.margin, right: PAGE.margin, bottom: PAGE.margin + FOOTER_GAP },
-    bufferPages: true,
+    autoFirstPage: false,
+    // The counting pass is never read: no time spent compressing it.
+    compress: pageCount !== null,
     lang: 'en',
     displayTitle: true,
     info: {
@@ -56,22 +68,26 @@ export async function renderPdf(document: ReportDocument, digest: string): Promi
     },
   });
   const chunks: Buffer[] = [];
-  pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+  pdf.on('data', (chunk: Buffer) => {
+    if (pageCount !== null) chunks.push(chunk);
+  });
   const ended = new Promise<void>((resolve, reject) => {
     pdf.on('end', resolve);
     pdf.on('error', reject);
   });
 
   const writer = new PdfWriter(pdf);
+  let page = 0;
+  pdf.on('pageAdded', () => writer.footer(document, digest, ++page, pageCount));
+  pdf.addPage();
   writer.cover(document, digest);
   pdf.addPage();
   await writer.overview(document);
   for (const [i, section] of document.sections.entries()) await writer.section(section, i + 1);
   writer.closing(digest);
-  writer.footers(document, digest);
   pdf.end();
   await ended;
-  return Buffer.concat(chunks);
+  return { pages: page, bytes: Buffer.concat(chunks) };
 }
 
 class PdfWriter {
@@ -256,21 +272,36 @@ class PdfWriter {
     this.text('Generated from Vigil\'s immutable audit event store and its alert records.', { color: '#555555' });
   }
 
-  /** "Page n of m" and the digest at the foot of every page, written once the page count is known. */
-  footers(document: ReportDocument, digest: string) {
+  /**
+   * The report id, the digest and "Page n of m" at the foot of a page, written as the page begins
+   * (also when pdfkit starts one in the middle of a paragraph): what the footer changes (position,
+   * font, colours) is put back, and the bottom margin is lifted while it writes, or writing below
+   * it would start another page.
+   */
+  footer(document: ReportDocument, digest: string, page: number, pageCount: number | null) {
     const pdf = this.pdf;
-    const { start, count } = pdf.bufferedPageRange();
-    for (let i = start; i < start + count; i++) {
-      pdf.switchToPage(i);
-      const bottom = pdf.page.margins.bottom;
-      // Writing below the bottom margin would start a new page: lift the margin while writing.
-      pdf.page.margins.bottom = 0;
-      const y = pdf.page.height - PAGE.margin - 4;
-      pdf.moveTo(this.left, y - 4).lineTo(this.left + this.width, y - 4).lineWidth(0.5).strokeColor('#bbbbbb').stroke();
-      pdf.font(TEXT).fontSize(7).fillColor('#555555');
-      pdf.text(toWinAnsi(`Vigil report ${document.report_id} · SHA-256 ${digest}`), this.left, y, { width: this.width, lineBreak: false });
-      pdf.text(`Page ${i - start + 1} of ${count}`, this.left, y, { width: this.width, align: 'right', lineBreak: false });
-      pdf.page.margins.bottom = bottom;
-    }
+    // pdfkit keeps the current font and fill colour on the document, and a paragraph that moves to
+    // a new page goes on with them.
+    const state = pdf as unknown as { _font?: { name?: string }; _fontSize?: number; _fillColor?: [PDFKit.Mixins.ColorValue, number?] };
+    const { x, y } = pdf;
+    const font = state._font?.name;
+    const size = state._fontSize;
+    const fill = state._fillColor;
+    const bottom = pdf.page.margins.bottom;
+    pdf.page.margins.bottom = 0;
+    pdf.save();
+    const at = pdf.page.height - PAGE.margin - 4;
+    pdf.moveTo(this.left, at - 4).lineTo(this.left + this.width, at - 4).lineWidth(0.5).strokeColor('#bbbbbb').stroke();
+    pdf.font(TEXT).fontSize(7).fillColor('#555555');
+    pdf.text(toWinAnsi(`Vigil report ${document.report_id} · SHA-256 ${digest}`), this.left, at, { lineBreak: false });
+    const numbering = `Page ${page} of ${pageCount ?? page}`;
+    pdf.text(numbering, this.left + this.width - pdf.widthOfString(numbering), at, { lineBreak: false });
+    pdf.restore();
+    pdf.page.margins.bottom = bottom;
+    if (font) pdf.font(font);
+    if (size) pdf.fontSize(size);
+    if (fill) pdf.fillColor(...fill);
+    pdf.x = x;
+    pdf.y = y;
   }
 }
