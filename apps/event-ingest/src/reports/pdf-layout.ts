@@ -22,7 +22,8 @@ const TRANSLITERATION: Record<string, string> = {
 /** Zero-width and format characters that show nothing: dropped. */
 const INVISIBLE = /[\u200B-\u200D\u2060\uFEFF]/u;
 
-function showable(code: number, char: string): boolean {
+function showable(char: string): boolean {
+  const code = char.codePointAt(0) ?? 0;
   return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(char);
 }
 
@@ -40,8 +41,7 @@ function showable(code: number, char: string): boolean {
 export function toWinAnsi(text: string): string {
   let out = '';
   for (const char of text.replace(/\r\n?/g, '\n')) {
-    const code = char.codePointAt(0)!;
-    if (char === '\n' || showable(code, char)) out += char;
+    if (char === '\n' || showable(char)) out += char;
     else if (char === '\t' || /^\p{Zs}$/u.test(char)) out += ' ';
     else if (INVISIBLE.test(char)) continue;
     else if (TRANSLITERATION[char] !== undefined) out += TRANSLITERATION[char];
@@ -53,7 +53,7 @@ export function toWinAnsi(text: string): string {
 /** A letter's compatibility decomposition without its combining marks, if that leaves showable text. */
 function decompose(char: string): string {
   const plain = char.normalize('NFKD').replace(/\p{M}/gu, '');
-  if (plain && plain !== char && [...plain].every((c) => showable(c.codePointAt(0)!, c) || TRANSLITERATION[c] !== undefined)) {
+  if (plain && plain !== char && [...plain].every((c) => showable(c) || TRANSLITERATION[c] !== undefined)) {
     return [...plain].map((c) => TRANSLITERATION[c] ?? c).join('');
   }
   return '?';
@@ -78,16 +78,16 @@ export function columnWidths(natural: number[], available: number): number[] {
   let remaining = available;
   while (open.length) {
     const share = remaining / open.length;
-    const fitting = open.filter((i) => natural[i]! <= share);
+    const fitting = open.filter((i) => (natural[i] ?? 0) <= share);
     if (!fitting.length) {
       for (const i of open) widths[i] = share;
       return widths;
     }
     for (const i of fitting) {
-      widths[i] = natural[i]!;
-      remaining -= natural[i]!;
+      widths[i] = natural[i] ?? 0;
+      remaining -= widths[i];
     }
-    open = open.filter((i) => natural[i]! > share);
+    open = open.filter((i) => (natural[i] ?? 0) > share);
   }
   const total = widths.reduce((a, b) => a + b, 0);
   return total > 0 ? widths.map((w) => w + (remaining * w) / total) : widths.map(() => available / natural.length);

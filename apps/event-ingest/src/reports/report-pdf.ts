@@ -34,6 +34,14 @@ const ROWS_PER_YIELD = 100;
 /** Databases named on the cover; all of them are in the Scope table. */
 const COVER_DATABASES = 12;
 
+/** A table cell as laid out: its text, its width on one line, whether it is a number (right-aligned) and fits on one line. */
+interface TableCell {
+  text: string;
+  width: number;
+  right: boolean;
+  single?: boolean;
+}
+
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function renderPdf(document: ReportDocument, digest: string): Promise<Buffer> {
@@ -196,48 +204,46 @@ class PdfWriter {
   /** A table across as many pages as it needs, the header repeated on each (pdf-layout.ts paginateTable). */
   private async table(columns: string[], rows: Cell[][]) {
     const pdf = this.pdf;
-    pdf.font(TEXT).fontSize(TABLE_FONT_SIZE);
-    const header = columns.map((c) => toWinAnsi(c.replace(/_/g, ' ')));
-    const cells = rows.map((r) => r.map((c) => (c === null ? '—' : typeof c === 'number' ? formatNumber(c) : toWinAnsi(clip(c, CELL_CHARS)))));
     const numeric = columns.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number' || r[i] === null));
-
     // Each cell is measured once: its width on one line (long text only in part: it wraps anyway).
     // A cell that fits its column on one line is laid out and drawn without the line wrapper,
     // which is most of the rendering time otherwise.
-    pdf.font(BOLD);
-    const headerWidths = header.map((h) => pdf.widthOfString(h));
+    const measured = (text: string, right: boolean): TableCell => ({ text, right, width: pdf.widthOfString(text.length > WIDTH_SAMPLE ? text.slice(0, WIDTH_SAMPLE) : text) });
+    pdf.font(BOLD).fontSize(TABLE_FONT_SIZE);
+    const header = columns.map((c) => measured(toWinAnsi(c.replace(/_/g, ' ')), false));
     pdf.font(TEXT);
-    const lineWidths = cells.map((r) => r.map((c) => pdf.widthOfString(c.length > WIDTH_SAMPLE ? c.slice(0, WIDTH_SAMPLE) : c)));
-    const natural = header.map((_, i) => Math.max(headerWidths[i]!, ...lineWidths.map((w) => w[i]!)) + 2 * CELL_PADDING + 1);
+    const body = rows.map((r) =>
+      r.map((c, i) => measured(c === null ? '—' : typeof c === 'number' ? formatNumber(c) : toWinAnsi(clip(c, CELL_CHARS)), numeric[i] ?? false)),
+    );
+    const natural = header.map((h, i) => body.reduce((widest, r) => Math.max(widest, r[i]?.width ?? 0), h.width) + 2 * CELL_PADDING + 1);
     const widths = columnWidths(natural, this.width);
-    const inner = widths.map((w) => Math.max(1, w - 2 * CELL_PADDING));
-    const lineHeight = pdf.fontSize(TABLE_FONT_SIZE).currentLineHeight(true);
-    const oneLine = (value: string, width: number, i: number) => value.length <= WIDTH_SAMPLE && width <= inner[i]! && !value.includes('\n');
-    const measure = (values: string[], measured: number[], font: string) => {
+    const lineHeight = pdf.currentLineHeight(true);
+    const fits = (cell: TableCell, width: number) => cell.text.length <= WIDTH_SAMPLE && cell.width <= width - 2 * CELL_PADDING && !cell.text.includes('\n');
+    const measure = (cells: TableCell[], font: string) => {
       pdf.font(font);
       let height = lineHeight;
-      values.forEach((v, i) => {
-        if (!oneLine(v, measured[i]!, i)) height = Math.max(height, pdf.heightOfString(v, { width: inner[i]! }));
+      cells.forEach((cell, i) => {
+        const width = widths[i] ?? 0;
+        cell.single = fits(cell, width);
+        if (!cell.single) height = Math.max(height, pdf.heightOfString(cell.text, { width: Math.max(1, width - 2 * CELL_PADDING) }));
       });
       return height + 2 * CELL_PADDING;
     };
     const pageSpace = pdf.page.maxY() - pdf.page.margins.top;
-    const headerHeight = Math.min(measure(header, headerWidths, BOLD), pageSpace / 4);
+    const headerHeight = Math.min(measure(header, BOLD), pageSpace / 4);
     const maxRow = pageSpace - headerHeight;
     const heights: number[] = [];
-    for (const [n, r] of cells.entries()) {
-      heights.push(Math.min(measure(r, lineWidths[n]!, TEXT), maxRow));
+    for (const [n, r] of body.entries()) {
+      heights.push(Math.min(measure(r, TEXT), maxRow));
       if (n % ROWS_PER_YIELD === ROWS_PER_YIELD - 1) await yieldToEventLoop();
     }
 
-    const pages = paginateTable(heights, headerHeight, pdf.page.maxY() - pdf.y, pageSpace);
-    const headerSingle = header.map((h, i) => oneLine(h, headerWidths[i]!, i));
     let drawn = 0;
-    for (const page of pages) {
+    for (const page of paginateTable(heights, headerHeight, pdf.page.maxY() - pdf.y, pageSpace)) {
       if (page.newPage) pdf.addPage();
-      this.row(header, widths, headerHeight, BOLD, '#eeeeee', numeric.map(() => false), headerWidths, headerSingle);
+      this.row(header, widths, headerHeight, BOLD, '#eeeeee');
       for (const i of page.rows) {
-        this.row(cells[i]!, widths, heights[i]!, TEXT, null, numeric, lineWidths[i]!, cells[i]!.map((c, j) => oneLine(c, lineWidths[i]![j]!, j)));
+        this.row(body[i] ?? [], widths, heights[i] ?? lineHeight, TEXT, null);
         if (++drawn % ROWS_PER_YIELD === 0) await yieldToEventLoop();
       }
     }
@@ -245,20 +251,20 @@ class PdfWriter {
     pdf.moveDown(0.6);
   }
 
-  private row(values: string[], widths: number[], height: number, font: string, fill: string | null, right: boolean[], measured: number[], single: boolean[]) {
+  private row(cells: TableCell[], widths: number[], height: number, font: string, fill: string | null) {
     const pdf = this.pdf;
     const y = pdf.y;
     let x = this.left;
     pdf.font(font).fontSize(TABLE_FONT_SIZE).fillColor('#111111');
-    values.forEach((value, i) => {
-      const w = widths[i]!;
+    cells.forEach((cell, i) => {
+      const w = widths[i] ?? 0;
       if (fill) pdf.rect(x, y, w, height).fill(fill).fillColor('#111111');
       pdf.rect(x, y, w, height).lineWidth(0.5).strokeColor('#bbbbbb').stroke();
-      if (single[i]) {
+      if (cell.single) {
         // Without a width pdfkit writes the text as it is, skipping its line wrapper.
-        pdf.text(value, right[i] ? x + w - CELL_PADDING - measured[i]! : x + CELL_PADDING, y + CELL_PADDING, { lineBreak: false });
+        pdf.text(cell.text, cell.right ? x + w - CELL_PADDING - cell.width : x + CELL_PADDING, y + CELL_PADDING, { lineBreak: false });
       } else {
-        pdf.text(value, x + CELL_PADDING, y + CELL_PADDING, { width: w - 2 * CELL_PADDING, height: height - 2 * CELL_PADDING, ellipsis: true, align: right[i] ? 'right' : 'left' });
+        pdf.text(cell.text, x + CELL_PADDING, y + CELL_PADDING, { width: w - 2 * CELL_PADDING, height: height - 2 * CELL_PADDING, ellipsis: true, align: cell.right ? 'right' : 'left' });
       }
       x += w;
     });
