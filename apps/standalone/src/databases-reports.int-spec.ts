@@ -475,6 +475,19 @@ describe('databases and reports', () => {
       const other = await userWithScopes(system.gatewayUrl, token, ['read:databases']);
       expect((await api('GET', '/v1/report-schedules', undefined, other.token)).status).toBe(403);
     });
+
+    it('takes pdf among its formats, and every format when none is named', async () => {
+      const base = { type: 'sox', cron: '0 6 1 * *', enabled: false };
+      const pdfOnly = await api('POST', '/v1/report-schedules', { ...base, name: `pdf ${run}`, formats: ['pdf'] });
+      expect(pdfOnly.status).toBe(201);
+      expect(pdfOnly.body.formats).toEqual(['pdf']);
+      const all = await api('POST', '/v1/report-schedules', { ...base, name: `all ${run}` });
+      expect(all.body.formats).toEqual(['json', 'csv', 'html', 'pdf']);
+      const unknown = await api('POST', '/v1/report-schedules', { ...base, name: `docx ${run}`, formats: ['docx'] });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.errors[0].field).toMatch(/^formats/);
+      expect((await api('GET', `/v1/reports/rpt_nope/download?format=docx`)).status).toBe(400);
+    });
   });
 
   // Last: it stops the delivery service.
