@@ -15,7 +15,7 @@ import { formatNumber, metricText, scopeText } from './report-text';
  * through `toWinAnsi`. Memory: one page at a time plus the finished bytes (`renderPdf`); the
  * document it renders is itself bounded (at most ROW_LIMIT rows per section, cells clipped to
  * CELL_CHARS), so is the PDF (under 3 MB for a report at every limit).
- * The output is identical on every download: its dates are the report's generation time.
+ * The same document always gives the same bytes: the PDF's dates are the report's generation time.
  */
 
 const PAGE = { size: 'A4', layout: 'landscape' as const, margin: 40 };
@@ -25,7 +25,7 @@ const TABLE_FONT_SIZE = 7;
 const TEXT = 'Helvetica';
 const BOLD = 'Helvetica-Bold';
 const MONO = 'Courier';
-/** The longest cell text shown; the JSON and CSV downloads keep the whole of it. */
+/** The longest cell text shown; the JSON, CSV and HTML downloads keep the whole of it. */
 export const CELL_CHARS = 300;
 /** Characters of a cell measured for its column's width: longer text wraps whatever its width. */
 const WIDTH_SAMPLE = 200;
