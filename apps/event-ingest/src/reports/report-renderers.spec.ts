@@ -52,6 +52,7 @@ describe('report renderings', () => {
     expect(html).toContain('1,234,567');
     expect(html).toContain('<td>PCI DSS 10.9.9</td><td>Not available</td>');
     expect(html).toContain(documentDigest(document));
+    expect(html).toContain('<th scope="row">Integrity checkpoint</th><td>None:');
   });
 
   it('JSON: the canonical form, keys sorted at every level, whatever order the stored document has them in', () => {

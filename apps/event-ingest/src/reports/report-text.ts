@@ -28,3 +28,6 @@ export function scopeText(document: ReportDocument): string {
     ? `All monitored databases (${document.scope.databases.length} with events in the period)`
     : `${document.scope.databases.length} database(s)`;
 }
+
+/** What the renderings say of the report's integrity checkpoint: none yet (report-document.ts `integrity_checkpoint`). */
+export const NO_INTEGRITY_CHECKPOINT = 'None: reports are not yet tied to an integrity checkpoint of the audit log.';
