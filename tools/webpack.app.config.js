@@ -21,7 +21,10 @@ module.exports = (env = {}) => {
     optimization: { minimize: false, nodeEnv: false },
     resolve: { extensions: ['.ts', '.js'], alias },
     externalsPresets: { node: true },
-    // Every npm package stays a runtime require.
+    // Every npm package stays a runtime require. This matters for packages that read files next to
+    // their own code at run time: bundled, their __dirname would point into dist/. pdfkit (report
+    // PDFs, docs/reports.md#pdf) is one: its standard font metrics are modules of its package, and
+    // it reads its colour profile from its data/ folder.
     externals: [({ request }, callback) => (/^[@a-z]/i.test(request) && !request.startsWith('@vigil/') ? callback(null, `commonjs ${request}`) : callback())],
     module: {
       rules: [

@@ -1,4 +1,5 @@
-import { startWebhookReceiver, waitFor, type WebhookReceiver } from '@vigil/testing';
+import { createHash } from 'node:crypto';
+import { pdfPages, startWebhookReceiver, waitFor, type WebhookReceiver } from '@vigil/testing';
 import { http, login } from './testing/http';
 import { userWithScopes } from './testing/access';
 import { startTestSystem, type TestSystem } from './testing/test-system';
@@ -210,8 +211,8 @@ describe('databases and reports', () => {
       await waitFor(async () => (await alertCount(a)) === 3 && (await alertCount(b)) === 1, 20_000, 'alerts raised from the seeded events');
     });
 
-    const generate = async (type: string) => {
-      const created = await api('POST', '/v1/reports', { type, period_start: start.toISOString(), period_end: end.toISOString(), databases: [a, b] });
+    const generate = async (type: string, databases = [a, b], formats?: string[]) => {
+      const created = await api('POST', '/v1/reports', { type, period_start: start.toISOString(), period_end: end.toISOString(), databases, formats });
       expect(created.status).toBe(202);
       expect(created.body).toMatchObject({ id: expect.stringMatching(/^rpt_/), type, status: 'queued', progress: 0 });
       return waitFor(async () => {
@@ -286,6 +287,57 @@ describe('databases and reports', () => {
         'report.generated webhook',
       );
       expect(delivered).toMatchObject({ type: 'report.generated', data: { report_type: 'gdpr', summary: report.summary, links: { html: expect.stringContaining(`/v1/reports/${report.id}/download?format=html`) } } });
+    });
+
+    it('PDF: a cover page, every section, known rows, Page n of m and the SHA-256 of the JSON download on every page', async () => {
+      // A database of its own, with text the standard PDF fonts cannot show (no alert is raised from a query).
+      const p = `db_rpt_pdf_${run}`;
+      expect((await api('POST', '/v1/databases', { id: p, name: `Zahlungen Zoë ${run}`, type: 'postgresql' })).status).toBe(201);
+      await ingest([rec('database.query', p, { user: 'Zoë 日本 😀', query: 'GRANT SELECT ON "Überweisungen" TO auditor_ß -- ≤ ✓' })]);
+      const report = await generate('pci_dss', [a, b, p]);
+      expect(report.formats).toEqual(['json', 'csv', 'html', 'pdf']);
+      expect(report.links.pdf).toMatch(new RegExp(`/v1/reports/${report.id}/download\\?format=pdf$`));
+
+      const get = (format: string) => fetch(`${system.gatewayUrl}/v1/reports/${report.id}/download?format=${format}`, { headers: { authorization: `Bearer ${token}` } });
+      const jsonBytes = Buffer.from(await (await get('json')).arrayBuffer());
+      const digest = createHash('sha256').update(jsonBytes).digest('hex');
+      const doc = JSON.parse(jsonBytes.toString('utf8'));
+      expect(doc.integrity_checkpoint).toBeNull();
+
+      const response = await get('pdf');
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/pdf');
+      expect(response.headers.get('content-disposition')).toBe(`attachment; filename="${report.id}-pci_dss.pdf"`);
+      const pdf = Buffer.from(await response.arrayBuffer());
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      // Stored at generation: every download is the same file.
+      expect(Buffer.from(await (await get('pdf')).arrayBuffer()).equals(pdf)).toBe(true);
+
+      const pages = pdfPages(pdf);
+      const cover = pages[0]!;
+      for (const text of [report.title, 'pci_dss', report.id, `${start.toISOString()} to ${end.toISOString()} (UTC, end exclusive)`, a, b, `Zahlungen Zoë ${run}`, doc.generated_at, '(on request)', 'Integrity checkpoint', digest]) {
+        expect(cover).toContain(text);
+      }
+      pages.forEach((page, i) => {
+        expect(page).toContain(`Page ${i + 1} of ${pages.length}`);
+        expect(page).toContain(`SHA-256 ${digest}`);
+      });
+      const text = pages.join('\n');
+      doc.sections.forEach((section: { title: string; controls: string[] }, i: number) => {
+        expect(text).toContain(`${i + 1}. ${section.title}`);
+        expect(text).toContain(section.controls[0]);
+      });
+      expect(text).toMatch(/mallory\s+10\.0\.0\.9\s+4\s/);
+      expect(text).toMatch(/\balice\s+4\s+1\s/);
+      expect(text).toContain('Zoë ?? ?');
+      expect(text).toContain('Überweisungen');
+      // The HTML prints the same digest.
+      expect(await (await get('html')).text()).toContain(digest);
+
+      const jsonOnly = await generate('sox', [p], ['json']);
+      const refused = await api('GET', `/v1/reports/${jsonOnly.id}/download?format=pdf`);
+      expect(refused.status).toBe(404);
+      expect(refused.body.code).toBe('report_format_not_requested');
     });
 
     it('refuses a period that ends before it starts (422), an unknown type (400) and an unknown report (404)', async () => {
@@ -422,6 +474,19 @@ describe('databases and reports', () => {
       expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['cron', 'timezone']);
       const other = await userWithScopes(system.gatewayUrl, token, ['read:databases']);
       expect((await api('GET', '/v1/report-schedules', undefined, other.token)).status).toBe(403);
+    });
+
+    it('takes pdf among its formats, and every format when none is named', async () => {
+      const base = { type: 'sox', cron: '0 6 1 * *', enabled: false };
+      const pdfOnly = await api('POST', '/v1/report-schedules', { ...base, name: `pdf ${run}`, formats: ['pdf'] });
+      expect(pdfOnly.status).toBe(201);
+      expect(pdfOnly.body.formats).toEqual(['pdf']);
+      const all = await api('POST', '/v1/report-schedules', { ...base, name: `all ${run}` });
+      expect(all.body.formats).toEqual(['json', 'csv', 'html', 'pdf']);
+      const unknown = await api('POST', '/v1/report-schedules', { ...base, name: `docx ${run}`, formats: ['docx'] });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.errors[0].field).toMatch(/^formats/);
+      expect((await api('GET', `/v1/reports/rpt_nope/download?format=docx`)).status).toBe(400);
     });
   });
 

@@ -2,7 +2,8 @@ import type { AlertReport } from '@vigil/contracts';
 import { ALERT_COLUMNS, fillAlertsSection } from './alerts-section';
 import { retryDelayMs } from './report-alerts';
 import type { ReportSection } from './report-document';
-import { formatDuration, renderCsv, renderHtml } from './report-renderers';
+import { renderCsv, renderHtml } from './report-renderers';
+import { formatDuration } from './report-text';
 
 const empty: ReportSection = { id: 'alerts', title: 'Alerts raised and their handling', controls: ['PCI DSS 10.4.3'], description: 'd', available: true, metrics: {}, columns: [], rows: [], truncated: false };
 

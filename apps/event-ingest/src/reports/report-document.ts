@@ -1,4 +1,4 @@
-/** The stored, immutable content of a generated report; JSON, CSV and HTML are renderings of it. */
+/** The stored, immutable content of a generated report; JSON, CSV, HTML and PDF are renderings of it. */
 export type Cell = string | number | null;
 
 export interface ReportSection {
@@ -28,6 +28,13 @@ export interface ReportDocument {
   summary: Record<string, number>;
   events_by_type: { type: string; severity: string; count: number }[];
   sections: ReportSection[];
+  /**
+   * Reserved for the integrity checkpoint of the audit event store that covers this report's
+   * events (so a reader can prove they were not changed since). Reports are not tied to
+   * checkpoints yet: generation stores null, and documents stored before the field existed lack it.
+   * Its shape is defined when reports start naming checkpoints; the renderings show "none" until then.
+   */
+  integrity_checkpoint?: null;
 }
 
 export const ROW_LIMIT = 500;

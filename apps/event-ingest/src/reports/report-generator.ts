@@ -87,6 +87,7 @@ export class ReportGenerator {
       summary,
       events_by_type: [...byType.values()].sort((a, b) => a.type.localeCompare(b.type) || a.severity.localeCompare(b.severity)),
       sections,
+      integrity_checkpoint: null,
     };
   }
 

@@ -1,5 +1,6 @@
 import type { ReportDocument } from './report-document';
-import { documentDigest, renderCsv, renderHtml } from './report-renderers';
+import { createHash } from 'node:crypto';
+import { canonicalJson, documentDigest, renderCsv, renderHtml, renderJson, renderReport } from './report-renderers';
 
 const document: ReportDocument = {
   report_id: 'rpt_1',
@@ -51,5 +52,35 @@ describe('report renderings', () => {
     expect(html).toContain('1,234,567');
     expect(html).toContain('<td>PCI DSS 10.9.9</td><td>Not available</td>');
     expect(html).toContain(documentDigest(document));
+    expect(html).toContain('<th scope="row">Integrity checkpoint</th><td>None:');
+  });
+
+  it('JSON: the canonical form, keys sorted at every level, whatever order the stored document has them in', () => {
+    const shuffled = JSON.parse(JSON.stringify(document), (_key, value) =>
+      value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value,
+    );
+    expect(Object.keys(shuffled)[0]).not.toBe(Object.keys(document)[0]);
+    expect(renderJson(shuffled)).toBe(renderJson(document));
+    expect(JSON.parse(renderJson(document))).toEqual(document);
+    const json = renderJson(document);
+    expect(json.indexOf('"events_by_type"')).toBeLessThan(json.indexOf('"framework"'));
+  });
+
+  it('canonical JSON: JSON.stringify with two spaces and sorted keys, integer-like keys and undefined members included', () => {
+    const value = { b: [1, 'x', null, { z: true, a: [] }], a: { '10': 1, '9': 2, b: {} }, u: undefined, n: -1.5e-7 };
+    expect(canonicalJson(value)).toBe(
+      '{\n  "a": {\n    "10": 1,\n    "9": 2,\n    "b": {}\n  },\n  "b": [\n    1,\n    "x",\n    null,\n    {\n      "a": [],\n      "z": true\n    }\n  ],\n  "n": -1.5e-7\n}',
+    );
+    const plain = { b: [1, 'x', null, { z: true, a: [] }], a: { y: 1, x: 'é\u2028"' }, n: -1.5e-7 };
+    expect(canonicalJson(plain)).toBe(JSON.stringify({ a: { x: 'é\u2028"', y: 1 }, b: [1, 'x', null, { a: [], z: true }], n: -1.5e-7 }, null, 2));
+  });
+
+  it('digest: the SHA-256 of the JSON download, byte for byte, printed in HTML and PDF', async () => {
+    const json = await renderReport(document, 'json');
+    expect(documentDigest(document)).toBe(createHash('sha256').update(Buffer.from(json.body, 'utf8')).digest('hex'));
+    expect(json).toMatchObject({ content_type: 'application/json; charset=utf-8', filename: 'rpt_1-pci_dss.json', encoding: 'utf8' });
+    const pdf = await renderReport(document, 'pdf');
+    expect(pdf).toMatchObject({ content_type: 'application/pdf', filename: 'rpt_1-pci_dss.pdf', encoding: 'base64' });
+    expect(Buffer.from(pdf.body, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
   });
 });

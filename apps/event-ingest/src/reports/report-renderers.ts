@@ -1,23 +1,65 @@
 import { createHash } from 'node:crypto';
-import type { ReportFormat } from '@vigil/contracts';
+import type { ReportContentResponse, ReportFormat } from '@vigil/contracts';
 import type { Cell, ReportDocument } from './report-document';
+import { renderPdf } from './report-pdf';
+import { formatNumber, metricText, NO_INTEGRITY_CHECKPOINT, scopeText } from './report-text';
 
-/** JSON, CSV and HTML renderings of a stored report document (docs/reports.md#formats). Pure. */
-export function renderReport(document: ReportDocument, format: ReportFormat): { content_type: string; filename: string; body: string } {
+/** JSON, CSV, HTML and PDF renderings of a stored report document (docs/reports.md#formats). */
+export async function renderReport(document: ReportDocument, format: ReportFormat): Promise<ReportContentResponse> {
   const base = `${document.report_id}-${document.type}`;
   switch (format) {
     case 'json':
-      return { content_type: 'application/json; charset=utf-8', filename: `${base}.json`, body: JSON.stringify(document, null, 2) };
+      return { content_type: 'application/json; charset=utf-8', filename: `${base}.json`, body: renderJson(document), encoding: 'utf8' };
     case 'csv':
-      return { content_type: 'text/csv; charset=utf-8', filename: `${base}.csv`, body: renderCsv(document) };
+      return { content_type: 'text/csv; charset=utf-8', filename: `${base}.csv`, body: renderCsv(document), encoding: 'utf8' };
     case 'html':
-      return { content_type: 'text/html; charset=utf-8', filename: `${base}.html`, body: renderHtml(document) };
+      return { content_type: 'text/html; charset=utf-8', filename: `${base}.html`, body: renderHtml(document), encoding: 'utf8' };
+    case 'pdf':
+      return { ...pdfResponse(document.report_id, document.type), body: (await renderPdf(document, documentDigest(document))).toString('base64') };
   }
 }
 
-/** The SHA-256 of the JSON document: printed in the HTML so a copy can be checked against the stored report. */
+/** How a PDF download is described (its bytes travel in base64). */
+export function pdfResponse(reportId: string, type: string): Omit<ReportContentResponse, 'body'> {
+  return { content_type: 'application/pdf', filename: `${reportId}-${type}.pdf`, encoding: 'base64' };
+}
+
+/**
+ * The JSON download, exactly: the stored document in canonical form (`canonicalJson`), so its
+ * bytes depend on the report's content only, not on the order in which storage hands back keys.
+ */
+export function renderJson(document: ReportDocument): string {
+  return canonicalJson(document);
+}
+
+/**
+ * JSON with every object's keys in ascending order of UTF-16 code units (the order of RFC 8785)
+ * and two-space indentation, no trailing newline: `JSON.stringify(value, null, 2)` of the same
+ * value with sorted keys (written out here because JavaScript objects put integer-like keys first
+ * whatever their insertion order). Undefined members are left out, as JSON.stringify does. Pure.
+ */
+export function canonicalJson(value: unknown, indent = ''): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (!value.length) return '[]';
+    return `[\n${value.map((v) => `${inner}${canonicalJson(v, inner)}`).join(',\n')}\n${indent}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((k) => record[k] !== undefined && typeof record[k] !== 'function')
+    .sort();
+  if (!keys.length) return '{}';
+  return `{\n${keys.map((k) => `${inner}${JSON.stringify(k)}: ${canonicalJson(record[k], inner)}`).join(',\n')}\n${indent}}`;
+}
+
+/**
+ * The report's digest, printed in the HTML and PDF renderings: the SHA-256 (lowercase hex) of the
+ * JSON download's bytes (`renderJson`, UTF-8), so anyone holding the JSON file can recompute it
+ * (`sha256sum`) and tie a printed or filed copy to the stored report. Pure.
+ */
 export function documentDigest(document: ReportDocument): string {
-  return createHash('sha256').update(JSON.stringify(document)).digest('hex');
+  return createHash('sha256').update(renderJson(document), 'utf8').digest('hex');
 }
 
 /**
@@ -59,35 +101,20 @@ export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
 
-/** A duration in seconds as an auditor reads it: "45 s", "12 min 5 s", "3 h 20 min", "2 d 4 h". Pure. */
-export function formatDuration(totalSeconds: number): string {
-  const s = Math.max(0, Math.round(totalSeconds));
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
-  if (s < 86_400) return `${Math.floor(s / 3600)} h${Math.floor((s % 3600) / 60) ? ` ${Math.floor((s % 3600) / 60)} min` : ''}`;
-  return `${Math.floor(s / 86_400)} d${Math.floor((s % 86_400) / 3600) ? ` ${Math.floor((s % 86_400) / 3600)} h` : ''}`;
-}
 
-/** One figure of a section: durations (metrics named `…seconds…`) in words, the rest as numbers. */
 function metricHtml(key: string, value: number): string {
-  if (key.includes('seconds_to_')) {
-    const [how, , , what] = key.split('_');
-    return `<span class="metric"><b>${escapeHtml(formatDuration(value))}</b> ${escapeHtml(`${how} time to ${what}`)}</span>`;
-  }
-  return `<span class="metric"><b>${fmt(value)}</b> ${escapeHtml(key.replace(/_/g, ' '))}</span>`;
+  const m = metricText(key, value);
+  return `<span class="metric"><b>${escapeHtml(m.value)}</b> ${escapeHtml(m.label)}</span>`;
 }
 
 /** A self-contained HTML document (no scripts, no external resources) that prints well. */
 export function renderHtml(document: ReportDocument): string {
   const e = escapeHtml;
-  const scope = document.scope.all_databases
-    ? `All monitored databases (${document.scope.databases.length} with events in the period)`
-    : `${document.scope.databases.length} database(s)`;
+  const scope = scopeText(document);
   const dbList = document.scope.databases.map((d) => `<li><code>${e(d.id)}</code>${d.name && d.name !== d.id ? ` — ${e(d.name)}` : ''}</li>`).join('');
   const summary = Object.entries(document.summary)
-    .map(([k, v]) => `<tr><th scope="row">${e(k.replace(/_/g, ' '))}</th><td class="n">${fmt(v)}</td></tr>`)
+    .map(([k, v]) => `<tr><th scope="row">${e(k.replace(/_/g, ' '))}</th><td class="n">${formatNumber(v)}</td></tr>`)
     .join('');
   const mapping = document.sections
     .map((s) => `<tr><td><a href="#${e(s.id)}">${e(s.title)}</a></td><td>${s.controls.map(e).join('<br>')}</td><td>${s.available ? 'Included' : 'Not available'}</td></tr>`)
@@ -100,7 +127,7 @@ export function renderHtml(document: ReportDocument): string {
       const table = s.available
         ? s.rows.length
           ? `<table><thead><tr>${s.columns.map((c) => `<th>${e(c.replace(/_/g, ' '))}</th>`).join('')}</tr></thead><tbody>${s.rows
-              .map((r) => `<tr>${r.map((c) => `<td${typeof c === 'number' ? ' class="n"' : ''}>${c === null ? '—' : e(typeof c === 'number' ? fmt(c) : c)}</td>`).join('')}</tr>`)
+              .map((r) => `<tr>${r.map((c) => `<td${typeof c === 'number' ? ' class="n"' : ''}>${c === null ? '—' : e(typeof c === 'number' ? formatNumber(c) : c)}</td>`).join('')}</tr>`)
               .join('')}</tbody></table>${s.truncated ? `<p class="note">Only the first ${s.rows.length} rows are listed; the figures above cover all of them. The JSON and CSV downloads hold the same rows.</p>` : ''}`
           : `<p class="note">${s.id === 'alerts' ? 'No alerts in the period.' : 'No matching events in the period.'}</p>`
         : `<p class="note">${e(s.note ?? 'Not available.')}</p>`;
@@ -125,11 +152,12 @@ footer{margin-top:3em;border-top:1px solid #ccc;padding-top:.5em;color:#555;font
 <tr><th scope="row">Period</th><td>${e(document.period.start)} to ${e(document.period.end)} (UTC, end exclusive)</td></tr>
 <tr><th scope="row">Scope</th><td>${e(scope)}<ul>${dbList}</ul></td></tr>
 <tr><th scope="row">Generated</th><td>${e(document.generated_at)} by Vigil${document.schedule_id ? ` (schedule <code>${e(document.schedule_id)}</code>)` : ' (on request)'}</td></tr>
+<tr><th scope="row">Integrity checkpoint</th><td>${e(NO_INTEGRITY_CHECKPOINT)}</td></tr>
 </tbody></table>
 <h2>Summary</h2><table><tbody>${summary}</tbody></table>
 <h2>Control mapping</h2><table><thead><tr><th>Section</th><th>Controls</th><th>Status</th></tr></thead><tbody>${mapping}</tbody></table>
 ${sections}
-<footer>Generated from Vigil's immutable audit event store and its alert records. Document digest (SHA-256 of the JSON rendering): <code>${documentDigest(document)}</code>.</footer>
+<footer>Generated from Vigil's immutable audit event store and its alert records. Document digest (SHA-256 of the JSON download of this report, byte for byte): <code>${documentDigest(document)}</code>.</footer>
 </body></html>
 `;
 }

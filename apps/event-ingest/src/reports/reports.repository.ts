@@ -126,11 +126,17 @@ export class ReportsRepository {
     await manager.query(`UPDATE ${R} SET progress = $2 WHERE id = $1 AND status = 'running'`, [id, progress]);
   }
 
-  async complete(manager: EntityManager, id: string, document: ReportDocument): Promise<boolean> {
+  /** The stored PDF rendering; undefined when there is none (not requested, or completed by an older version). */
+  async pdf(manager: EntityManager, id: string): Promise<Buffer | undefined> {
+    const rows: { pdf: Buffer | null }[] = await manager.query(`SELECT pdf FROM ${R} WHERE id = $1`, [id]);
+    return rows[0]?.pdf ?? undefined;
+  }
+
+  async complete(manager: EntityManager, id: string, document: ReportDocument, pdf: Buffer | null): Promise<boolean> {
     const rows = returned(await manager.query(
-      `UPDATE ${R} SET status = 'completed', progress = 100, completed_at = now(), lease_until = NULL, document = $2, summary = $3, error = NULL
+      `UPDATE ${R} SET status = 'completed', progress = 100, completed_at = now(), lease_until = NULL, document = $2, summary = $3, pdf = $4, error = NULL
        WHERE id = $1 AND status = 'running' RETURNING id`,
-      [id, JSON.stringify(document), JSON.stringify(document.summary)],
+      [id, JSON.stringify(document), JSON.stringify(document.summary), pdf],
     ));
     return rows.length > 0;
   }

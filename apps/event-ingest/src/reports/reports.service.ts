@@ -5,6 +5,7 @@ import {
   type ListReportsRequest,
   REPORT_MAX_PERIOD_DAYS,
   type ReportContentRequest,
+  ReportFormats,
   type ReportFormat,
   type ReportContentResponse,
   type ReportPage,
@@ -20,7 +21,7 @@ import { inSnapshot } from '@vigil/database';
 import { DataSource } from 'typeorm';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
 import { describeReportTypes, ReportDefinitions } from './report-definitions';
-import { renderReport } from './report-renderers';
+import { pdfResponse, renderReport } from './report-renderers';
 import { type ReportRow, ReportsRepository, type ScheduleRow } from './reports.repository';
 import { ReportsWorker } from './reports.worker';
 import { nextSlot, scheduleErrors } from './schedule-time';
@@ -94,7 +95,7 @@ export class ReportsService {
       period_start: start,
       period_end: end,
       databases: [...new Set(request.databases ?? [])].sort(),
-      formats: [...new Set<ReportFormat>(request.formats ?? ['json', 'csv', 'html'])],
+      formats: [...new Set<ReportFormat>(request.formats ?? ReportFormats)],
       schedule_id: null,
       slot: null,
     });
@@ -123,8 +124,13 @@ export class ReportsService {
     if (!row) throw DomainException.notFound('report', id, ReportsErrorCode.NotFound);
     if (row.status !== 'completed') throw new DomainException(409, ReportsErrorCode.NotReady, `The report is ${row.status}; download it once completed.`);
     if (!row.formats.includes(format)) throw new DomainException(404, ReportsErrorCode.FormatNotRequested, `The report was requested in ${row.formats.join(', ')}, not ${format}.`);
+    if (format === 'pdf') {
+      // Rendered when the report was generated; a report completed by an older version has none yet.
+      const pdf = await this.repository.pdf(this.dataSource.manager, id);
+      if (pdf) return { ...pdfResponse(row.id, row.type), body: pdf.toString('base64') };
+    }
     const document = await this.repository.document(this.dataSource.manager, id);
-    return renderReport(document!, format);
+    return await renderReport(document!, format);
   }
 
   // Schedules
@@ -171,7 +177,7 @@ export class ReportsService {
         timezone,
         period_days: request.period_days ?? 30,
         databases: [...new Set(request.databases ?? [])].sort(),
-        formats: [...new Set<ReportFormat>(request.formats ?? ['json', 'csv', 'html'])],
+        formats: [...new Set<ReportFormat>(request.formats ?? ReportFormats)],
         enabled,
         next_run_at: enabled ? nextSlot(request.cron, timezone, new Date()) : null,
       });

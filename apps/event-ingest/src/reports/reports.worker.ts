@@ -10,6 +10,8 @@ import { AlertsUnavailableError, GenerationInterruptedError, ReportAlertsClient 
 import { ReportDefinitions } from './report-definitions';
 import { ROW_LIMIT } from './report-document';
 import { ReportGenerator } from './report-generator';
+import { renderPdf } from './report-pdf';
+import { documentDigest } from './report-renderers';
 import { type ReportRow, ReportsRepository } from './reports.repository';
 import { nextSlot } from './schedule-time';
 
@@ -166,6 +168,13 @@ export class ReportsWorker implements OnApplicationBootstrap, OnApplicationShutd
       // The snapshot's work is done (its temporary table goes with it); the document, its status and
       // report.generated are written together in a short transaction of their own.
       await runner.commitTransaction();
+      // The PDF is rendered once, here, from the final document (a download only reads it): it is
+      // the one format that costs real CPU, seconds for a report with thousands of long rows.
+      let pdf: Buffer | null = null;
+      if (report.formats.includes('pdf')) {
+        void this.repository.setProgress(this.dataSource.manager, report.id, 95).catch(() => undefined);
+        pdf = await renderPdf(document, documentDigest(document));
+      }
       const envelope: EventEnvelope<ReportGenerated> = {
         id: `report.generated:${report.id}`,
         type: REPORT_GENERATED,
@@ -188,12 +197,12 @@ export class ReportsWorker implements OnApplicationBootstrap, OnApplicationShutd
       };
       const stored = await this.dataSource.transaction(async (tx) => {
         // Only while still running: a generator whose lease was taken over stores nothing twice.
-        if (!(await this.repository.complete(tx, report.id, document))) return false;
+        if (!(await this.repository.complete(tx, report.id, document, pdf))) return false;
         await this.outbox.enqueue(tx, Topics.reportEvents, [envelope]);
         return true;
       });
       if (!stored) return;
-      this.logger.info({ report_id: report.id, type: report.type, ms: Date.now() - started, events: document.summary.total_events }, 'report generated');
+      this.logger.info({ report_id: report.id, type: report.type, ms: Date.now() - started, events: document.summary.total_events, pdf_bytes: pdf?.length }, 'report generated');
     } catch (error) {
       if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
       throw error;

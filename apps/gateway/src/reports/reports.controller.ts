@@ -75,8 +75,13 @@ export class ReportsController {
   @Get('reports/:report_id/download')
   @RequireScope(SCOPE)
   @ApiExtension('x-required-scope', SCOPE)
-  @ApiOperation({ summary: 'Download a completed report as JSON (the document), CSV, or a self-contained HTML document' })
-  @ApiProduces('application/json', 'text/csv', 'text/html')
+  @ApiOperation({
+    summary: 'Download a completed report as JSON (the document), CSV, a self-contained HTML document, or PDF',
+    description:
+      'The HTML and PDF print the report digest: the SHA-256 (hex) of the `format=json` download, byte for byte. ' +
+      'The PDF has a cover page (type, period, scope, generation, digest), the summary and control mapping, every section with its table, and "Page n of m" on every page.',
+  })
+  @ApiProduces('application/json', 'text/csv', 'text/html', 'application/pdf')
   @ApiResponse({
     status: 200,
     description: 'The report in the requested format (Content-Disposition names the file)',
@@ -84,6 +89,7 @@ export class ReportsController {
       'application/json': { schema: { type: 'object', additionalProperties: true } },
       'text/csv': { schema: { type: 'string' } },
       'text/html': { schema: { type: 'string' } },
+      'application/pdf': { schema: { type: 'string', format: 'binary' } },
     },
   })
   @ApiResponse({ status: 404, description: 'No report with this id, or not requested in this format' })
@@ -96,7 +102,7 @@ export class ReportsController {
     res.setHeader('x-content-type-options', 'nosniff');
     // The HTML is a document to keep, not a page of this API: nothing in it may run.
     res.setHeader('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
-    res.send(content.body);
+    res.send(content.encoding === 'base64' ? Buffer.from(content.body, 'base64') : content.body);
   }
 
   @Delete('reports/:report_id')

@@ -26,7 +26,7 @@ export class CreateReportDto {
   @Matches(DATABASE_ID, { each: true, message: 'each database must be a database id (db_...)' })
   databases?: string[];
 
-  @ApiPropertyOptional({ type: [String], enum: ReportFormats, default: ['json', 'csv', 'html'] })
+  @ApiPropertyOptional({ type: [String], enum: ReportFormats, default: [...ReportFormats] })
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)
@@ -131,7 +131,7 @@ export class CreateReportScheduleDto {
   @Matches(DATABASE_ID, { each: true, message: 'each database must be a database id (db_...)' })
   databases?: string[];
 
-  @ApiPropertyOptional({ type: [String], enum: ReportFormats, default: ['json', 'csv', 'html'] })
+  @ApiPropertyOptional({ type: [String], enum: ReportFormats, default: [...ReportFormats] })
   @IsOptional()
   @IsArray()
   @ArrayMinSize(1)

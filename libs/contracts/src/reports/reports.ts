@@ -5,7 +5,8 @@ import { createEnvelopeValidator } from '../envelope';
 export const ReportTypes = ['pci_dss', 'sox', 'hipaa', 'gdpr'] as const;
 export type ReportType = (typeof ReportTypes)[number];
 
-export const ReportFormats = ['json', 'csv', 'html'] as const;
+/** Every format a report can be downloaded in; a request that names none gets all of them. */
+export const ReportFormats = ['json', 'csv', 'html', 'pdf'] as const;
 export type ReportFormat = (typeof ReportFormats)[number];
 
 export const ReportStatuses = ['queued', 'running', 'completed', 'failed'] as const;
@@ -66,7 +67,9 @@ export interface ReportContentRequest {
 export interface ReportContentResponse {
   content_type: string;
   filename: string;
+  /** The document: text as is, or the bytes of a binary format (PDF) in base64 (`encoding`). */
   body: string;
+  encoding: 'utf8' | 'base64';
 }
 
 export interface ReportScheduleResponse {
