@@ -6,3 +6,4 @@ export * from './consumer';
 export * from './messaging.module';
 export * from './metrics';
 export * from './policy-follower';
+export * from './traced-publish';

@@ -22,7 +22,7 @@ export class PlatformModule {
         { provide: LOGGER, useValue: context.logger },
         { provide: Readiness, useValue: context.readiness },
         { provide: Registry, useValue: context.metrics },
-        { provide: APP_INTERCEPTOR, useClass: RpcCorrelationInterceptor },
+        { provide: APP_INTERCEPTOR, useFactory: () => new RpcCorrelationInterceptor(context.tracer) },
         { provide: APP_FILTER, useFactory: () => new ProblemDetailsFilter(context.logger) },
       ],
       exports: [SERVICE_CONTEXT, CONFIG, LOGGER, Readiness, Registry],

@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import type { Tracer } from '@opentelemetry/api';
 import type { Registry } from 'prom-client';
 import type { CommonConfig, ConfigOf, ConfigSpec, DatabaseConfig } from '../config/config';
 import type { Logger } from '../logging/logger';
@@ -23,6 +24,8 @@ export interface ServiceContext<C = ServiceConfigBase> {
   logger: Logger;
   readiness: Readiness;
   metrics: Registry;
+  /** Spans of this service (a no-op tracer while tracing is off). */
+  tracer: Tracer;
 }
 
 /**
