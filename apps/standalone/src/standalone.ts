@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { sharedMemoryBus } from '@vigil/messaging';
-import { createLogger, type Env, type RunningService, SecretBox, startService } from '@vigil/platform';
+import { createLogger, type Env, loadConfig, type RunningService, SecretBox, startService, startTracing, tracingConfigSpec } from '@vigil/platform';
 import { authService } from '@vigil/service/auth';
 import { deliveryService } from '@vigil/service/delivery';
 import { eventIngestService } from '@vigil/service/event-ingest';
@@ -41,6 +41,8 @@ function encryptionKey(dataDir: string): string {
 export async function startSystem(source: Env): Promise<RunningSystem> {
   const logger = createLogger('standalone', source.LOG_LEVEL ?? 'info');
   const dataDir = resolve(source.VIGIL_DATA_DIR ?? '.data');
+  // Checked before anything starts (the services check it again with the rest of their variables).
+  const tracingConfig = loadConfig('standalone', tracingConfigSpec, source);
   let embedded: EmbeddedDatabase | undefined;
   const env: Env = { ...source };
   if (!env.DATABASE_URL) {
@@ -50,12 +52,16 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
   env.VIGIL_ENCRYPTION_KEYS ??= encryptionKey(dataDir);
   const memoryBus = env.KAFKA_BROKERS ? undefined : sharedMemoryBus();
   memoryBus?.pause();
+  // One tracer provider for the whole process (service name `vigil`): the services share it, and
+  // their spans tell them apart by instrumentation scope (vigil.gateway, vigil.event-ingest, ...).
+  const tracing = startTracing(tracingConfig, 'vigil', logger);
 
   const services: RunningService[] = [];
   const stopAll = async () => {
     // Gateway first (no new requests), then the rest in reverse start order.
     for (const service of [...services].reverse()) await service.stop().catch((error) => logger.error({ err: error }, 'stop failed'));
     await memoryBus?.close();
+    await tracing.release();
     await embedded?.stop();
   };
   try {
