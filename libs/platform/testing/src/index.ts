@@ -3,3 +3,4 @@ export * from './kafka';
 export * from './net';
 export * from './child-service';
 export * from './webhook-receiver';
+export * from './otlp-receiver';

@@ -1,5 +1,3 @@
-import { tracingConfigSpec } from '../tracing/tracing.config';
-
 /**
  * Configuration is read from the environment once, at boot, into a typed object. Every bad or
  * missing variable is reported together, by name, and the service refuses to start.
@@ -164,7 +162,6 @@ export const commonConfigSpec = {
   /** How long readiness reports false before the service stops taking traffic on SIGTERM. */
   SHUTDOWN_DRAIN_MS: env.int({ min: 0, max: 60_000, default: 0 }),
   OUTBOX_POLL_MS: env.int({ min: 10, max: 60_000, default: 200 }),
-  ...tracingConfigSpec,
 };
 export type CommonConfig = ConfigOf<typeof commonConfigSpec>;
 

@@ -51,7 +51,7 @@ export class RpcClient {
   async call<T, R>(pattern: string, data: T, timeoutMs = this.timeoutMs): Promise<R> {
     const message: RpcMessage<T> = { meta: { correlation_id: currentCorrelationId() }, data };
     // A client span only inside traced work: background calls do not start traces of their own.
-    const traced = beginSpan(`${this.service}/${pattern}`, {
+    const traced = beginSpan(pattern, {
       kind: SpanKind.CLIENT,
       childOnly: true,
       attributes: { 'rpc.system': 'nestjs_tcp', 'rpc.service': this.service, 'rpc.method': pattern, 'server.address': this.address.host, 'server.port': this.address.port },

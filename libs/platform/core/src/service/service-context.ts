@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import type { CommonConfig, ConfigOf, ConfigSpec, DatabaseConfig } from '../config/config';
 import type { Logger } from '../logging/logger';
 import type { Readiness } from '../health/readiness';
+import type { TracingConfig } from '../tracing/tracing.config';
 
 export const SERVICE_CONTEXT = Symbol('SERVICE_CONTEXT');
 export const LOGGER = Symbol('LOGGER');
@@ -11,7 +12,7 @@ export const CONFIG = Symbol('CONFIG');
 
 export type ServiceName = 'gateway' | 'auth' | 'policy' | 'event-ingest' | 'delivery' | 'pg-proxy';
 
-export interface ServiceConfigBase extends CommonConfig, DatabaseConfig {
+export interface ServiceConfigBase extends CommonConfig, DatabaseConfig, TracingConfig {
   HOST: string;
   PORT: number;
   RPC_HOST: string;
