@@ -10,7 +10,7 @@ const unsampled = (trace: string) => `00-${trace.repeat(32).slice(0, 32)}-${'1'.
 
 describe('runsByTrace', () => {
   it('groups consecutive messages of one sampled trace, and keeps untraced ones together', () => {
-    const headers = [
+    const headers: Record<string, string>[] = [
       { traceparent: sampled('a', '1') },
       { traceparent: sampled('a', '1') },
       {},
