@@ -8,7 +8,6 @@ import { createLogger, NestPinoLogger, type Logger } from '../logging/logger';
 import { createMetricsRegistry } from '../metrics/metrics';
 import { createValidationPipe } from '../errors/validation.pipe';
 import { serviceTracer, startTracing } from '../tracing/tracing';
-import { tracingConfigSpec } from '../tracing/tracing.config';
 import { bodyParsers, correlationMiddleware } from './http-pipeline';
 import type { ServiceContext, ServiceDefinition } from './service-context';
 
@@ -24,7 +23,6 @@ export interface RunningService {
 function fullSpec(definition: ServiceDefinition) {
   return {
     ...commonConfigSpec,
-    ...tracingConfigSpec,
     ...(definition.usesDatabase ? databaseConfigSpec : {}),
     HOST: env.string({ default: '0.0.0.0' }),
     PORT: env.port({ default: definition.defaultPort }),

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from '../config/config';
-import { tracingConfigSpec, tracesUrl } from './tracing.config';
+import { tracingConfigSpec } from '../config/config';
+import { tracesUrl } from './tracing.config';
 
 const load = (env: Record<string, string>) => loadConfig('test', tracingConfigSpec, env);
 

@@ -3,7 +3,7 @@ import { createLogger } from '../logging/logger';
 import { beginSpan, currentTraceCarrier, inSpan } from './spans';
 import { startTracing, tracingEnabled, tracingStatus } from './tracing';
 import { loadConfig } from '../config/config';
-import { tracingConfigSpec } from './tracing.config';
+import { tracingConfigSpec } from '../config/config';
 import { startOtlpReceiver } from '@vigil/testing';
 
 const logger = createLogger('test', 'silent');
