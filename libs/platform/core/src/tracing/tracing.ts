@@ -24,6 +24,9 @@ interface Active {
 
 let active: Active | undefined;
 
+/** Longest wait for the last spans at shutdown. */
+const SHUTDOWN_FLUSH_MS = 5_000;
+
 /** True while a tracer provider is installed; span helpers do nothing at all otherwise. */
 export function tracingEnabled(): boolean {
   return active !== undefined;
@@ -105,11 +108,15 @@ export function startTracing(config: TracingConfig, defaultServiceName: string, 
       released = true;
       if (--mine.users > 0) return;
       active = undefined;
+      let timer: NodeJS.Timeout | undefined;
       try {
-        await mine.provider.shutdown();
+        // A collector that is down must not hold the exit past the orchestrator's grace period.
+        const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), SHUTDOWN_FLUSH_MS)));
+        if ((await Promise.race([mine.provider.shutdown(), late])) === 'late') logger.warn({ wait_ms: SHUTDOWN_FLUSH_MS }, 'tracing: spans not flushed in time at shutdown; dropped');
       } catch (error) {
         logger.warn({ err: error }, 'tracing: flushing spans at shutdown failed');
       } finally {
+        clearTimeout(timer);
         trace.disable();
         context.disable();
         propagation.disable();
