@@ -100,5 +100,36 @@ describe(`tracing (${bus} bus)`, () => {
     // The collector's headers are sent with every export.
     expect(otlp.requests.every((h) => h.authorization === 'Bearer collector-token')).toBe(true);
   }, 60_000);
+
+  it('follows an anomaly from the ingest request to the alert attempt it caused', async () => {
+    const destination = await http(system.gatewayUrl, 'POST', '/v1/alert-destinations', { token, body: { name: 'traced alerts', url: `${hooks.url}/alerts` } });
+    expect(destination.status).toBe(201);
+    const traceId = randomBytes(16).toString('hex');
+    const traceIds = [traceId];
+    const ingested = await http(system.gatewayUrl, 'POST', '/v1/events/ingest', {
+      token,
+      headers: { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+      body: { events: [{ type: 'security.anomaly', database_id: 'db_traced_alerts', details: { user: 'mallory', source_ip: '198.51.100.7', threat_type: 'unusual_volume', query: 'SELECT * FROM cards' } }] },
+    });
+    expect(ingested.status).toBe(202);
+    await waitFor(() => hooks.on('/alerts').length > 0, 20_000, 'the alert delivery');
+    const attempt = await waitFor(async () => {
+      await flushTracing();
+      return otlp.spans.find((s) => traceIds.includes(s.traceId) && s.name === 'alert attempt');
+    }, 20_000, 'the alert attempt span');
+    const chain = ancestry(attempt, otlp.spans.filter((s) => s.traceId === attempt.traceId));
+    expect(chain.map((s) => [s.scope, s.kind, s.name])).toEqual([
+      ['vigil.gateway', SERVER, 'POST /v1/events/ingest'],
+      ['vigil.gateway', CLIENT, 'event-ingest.events.ingest'],
+      ['vigil.event-ingest', SERVER, 'event-ingest.events.ingest'],
+      ['vigil.event-ingest', PRODUCER, 'outbox write audit.events.v1'],
+      ['vigil.event-ingest', PRODUCER, 'publish audit.events.v1'],
+      ['vigil.delivery', CONSUMER, 'process audit.events.v1'],
+      ['vigil.delivery', CLIENT, 'alert attempt'],
+    ]);
+    expect(chain[5]!.attributes).toMatchObject({ 'messaging.consumer.group.name': 'delivery.alerts' });
+    expect(attempt.attributes).toMatchObject({ 'vigil.destination.id': destination.body.id, 'vigil.destination.provider': 'webhook', 'http.response.status_code': 200 });
+    expect(JSON.stringify(chain)).not.toContain('cards');
+  }, 90_000);
 });
 }
