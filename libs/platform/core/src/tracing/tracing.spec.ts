@@ -24,9 +24,9 @@ describe('startTracing', () => {
   it('shares one provider between its users and removes it when the last one releases it', async () => {
     const otlp = await startOtlpReceiver();
     const config = loadConfig('test', tracingConfigSpec, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url });
-    const first = startTracing(config, 'vigil', logger);
+    const first = startTracing({ ...config, OTEL_SERVICE_NAME: 'vigil-eu' }, 'vigil', logger);
     const second = startTracing({ ...config, OTEL_SERVICE_NAME: 'ignored' }, 'vigil-gateway', logger);
-    expect(tracingStatus()).toEqual({ enabled: true, serviceName: 'vigil', url: `${otlp.url}/v1/traces` });
+    expect(tracingStatus()).toEqual({ enabled: true, serviceName: 'vigil-eu', url: `${otlp.url}/v1/traces` });
     const carried = await inSpan('parent', { tracer: trace.getTracer('vigil.test') }, async (span) => {
       expect(span.isRecording()).toBe(true);
       await Promise.resolve();
@@ -42,10 +42,29 @@ describe('startTracing', () => {
     await second.release();
     expect(tracingEnabled()).toBe(false);
     // The last release flushed the span, under the first user's service name.
-    expect(otlp.spans.map((s) => [s.name, s.serviceName, s.scope])).toEqual([['parent', 'vigil', 'vigil.test']]);
+    expect(otlp.spans.map((s) => [s.name, s.serviceName, s.scope])).toEqual([['parent', 'vigil-eu', 'vigil.test']]);
     await otlp.close();
     expect(trace.getTracer('x').startSpan('y').isRecording()).toBe(false);
     expect(context.active()).toBeDefined();
     expect(propagation.fields()).toEqual([]);
+  });
+
+  it.each([
+    ['always_off', {}, false],
+    ['parentbased_always_off', {}, false],
+    ['traceidratio', { OTEL_TRACES_SAMPLER_ARG: '0' }, false],
+    ['parentbased_traceidratio', { OTEL_TRACES_SAMPLER_ARG: '1' }, true],
+  ])('samples new traces as %s %j says', async (sampler, extra, recorded) => {
+    const otlp = await startOtlpReceiver();
+    const handle = startTracing(loadConfig('test', tracingConfigSpec, { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_TRACES_SAMPLER: sampler, ...extra }), 'vigil', logger);
+    const carrier = await inSpan('root', {}, async (span) => {
+      expect(span.isRecording()).toBe(recorded);
+      return currentTraceCarrier();
+    });
+    // Unsampled traces still propagate, flagged unsampled, so the services downstream agree.
+    expect(carrier?.traceparent).toMatch(recorded ? /-01$/ : /-00$/);
+    await handle.release();
+    expect(otlp.spans).toHaveLength(recorded ? 1 : 0);
+    await otlp.close();
   });
 });
