@@ -41,7 +41,7 @@ export function correlationMiddleware(logger: Logger, registry: Registry, tracer
           traced.span.setAttribute('http.route', `${req.baseUrl}${route}`);
         }
         traced.span.setAttribute('http.response.status_code', res.statusCode);
-        if (res.statusCode >= 500 || !res.writableFinished) traced.span.setStatus({ code: SpanStatusCode.ERROR });
+        if (res.statusCode >= 500) traced.span.setStatus({ code: SpanStatusCode.ERROR });
         traced.span.end();
       });
     }
