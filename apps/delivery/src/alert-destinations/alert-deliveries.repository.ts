@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AlertDeliveryStatus, AlertDestinationSettings } from '@vigil/contracts';
+import { currentTraceCarrier } from '@vigil/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { rowsOf } from '../database/rows';
 import type { AlertSnapshot } from './alert-payload';
@@ -19,6 +20,8 @@ export interface ClaimedAlertDelivery {
   alert: AlertSnapshot;
   settings: AlertDestinationSettings;
   secrets_sealed: string | null;
+  /** W3C trace context of the work that created the delivery (tracing on), or null. */
+  trace_context: Record<string, string> | null;
 }
 
 export interface AlertAttemptRecord {
@@ -73,11 +76,12 @@ export class AlertDeliveriesRepository {
   async enqueue(manager: EntityManager, deliveries: NewAlertDelivery[]): Promise<number> {
     if (!deliveries.length) return 0;
     const rows: unknown[] = await manager.query(
-      `INSERT INTO delivery.alert_deliveries (id, destination_id, alert_id, severity, alert, status, due_at)
-       SELECT id, destination_id, alert->>'id', alert->>'severity', alert, 'pending', now()
+      `INSERT INTO delivery.alert_deliveries (id, destination_id, alert_id, severity, alert, status, due_at, trace_context)
+       SELECT id, destination_id, alert->>'id', alert->>'severity', alert, 'pending', now(), $4::jsonb
        FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS n (id, destination_id, alert)
        ON CONFLICT (alert_id, destination_id, severity) DO NOTHING RETURNING 1`,
-      [deliveries.map((d) => d.id), deliveries.map((d) => d.destination_id), deliveries.map((d) => JSON.stringify(d.alert))],
+      // The attempts' spans continue the trace that raised the alert.
+      [deliveries.map((d) => d.id), deliveries.map((d) => d.destination_id), deliveries.map((d) => JSON.stringify(d.alert)), JSON.stringify(currentTraceCarrier() ?? null)],
     );
     await manager.query('SELECT pg_notify($1, $2)', [ALERT_DELIVERIES_CHANNEL, '']);
     return rows.length;
@@ -122,7 +126,7 @@ export class AlertDeliveriesRepository {
                due_at = clock_timestamp() + ((w.settings->>'timeout_seconds')::int + 30) * interval '1 second'
            FROM chosen c, delivery.alert_destinations w
            WHERE a.id = c.id AND w.id = a.destination_id
-           RETURNING a.id, a.destination_id, a.attempt_count, a.alert, w.settings, w.secrets_sealed`,
+           RETURNING a.id, a.destination_id, a.attempt_count, a.alert, w.settings, w.secrets_sealed, a.trace_context`,
           [destination.id, room, owner],
         ));
         claimed.push(...rows);

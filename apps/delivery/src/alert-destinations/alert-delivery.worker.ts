@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { quoteIdent } from '@vigil/database';
 import { ulid } from '@vigil/domain';
-import { CONFIG, Counter, LOGGER, type Logger, Registry } from '@vigil/platform';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { CONFIG, Counter, extractTraceContext, inSpan, LOGGER, type Logger, Registry, serviceTracer, tracingEnabled } from '@vigil/platform';
 import { DataSource } from 'typeorm';
 import type { DeliveryConfig } from '../delivery.service-definition';
 import { ALERT_DELIVERIES_CHANNEL, type AlertAttemptRecord, AlertDeliveriesRepository, type ClaimedAlertDelivery } from './alert-deliveries.repository';
@@ -35,6 +36,7 @@ export class AlertDeliveryWorker implements OnApplicationBootstrap, OnModuleDest
   private flushing: Promise<void> | undefined;
   private listener: { client: ListenerClient; release: (error?: unknown) => void } | undefined;
   private readonly logger: Logger;
+  private readonly tracer = serviceTracer('delivery');
   private readonly attemptsTotal: Counter;
 
   constructor(
@@ -122,7 +124,7 @@ export class AlertDeliveryWorker implements OnApplicationBootstrap, OnModuleDest
 
   private dispatch(delivery: ClaimedAlertDelivery): void {
     this.inFlight++;
-    const send = this.attempt(delivery)
+    const send = this.tracedAttempt(delivery)
       .then((outcome) => void this.outcomes.push(outcome))
       .catch((error) => this.logger.error({ err: error, delivery_id: delivery.id }, 'alert delivery attempt crashed; retried after its lease'))
       .finally(() => {
@@ -131,6 +133,36 @@ export class AlertDeliveryWorker implements OnApplicationBootstrap, OnModuleDest
         void this.flush();
       });
     this.sends.add(send);
+  }
+
+  /**
+   * With tracing on, each attempt is a client span in the trace that raised the alert. Only ids
+   * and the provider are recorded: a destination's URL can itself be a credential (chat webhooks).
+   */
+  private tracedAttempt(delivery: ClaimedAlertDelivery): Promise<AlertAttemptRecord> {
+    if (!tracingEnabled()) return this.attempt(delivery);
+    return inSpan(
+      'alert attempt',
+      {
+        tracer: this.tracer,
+        kind: SpanKind.CLIENT,
+        parent: extractTraceContext(delivery.trace_context),
+        attributes: {
+          'vigil.destination.id': delivery.destination_id,
+          'vigil.destination.provider': delivery.settings.provider,
+          'vigil.delivery.id': delivery.id,
+          'vigil.delivery.attempt': delivery.attempt_count + 1,
+          'vigil.alert.id': delivery.alert.id,
+        },
+      },
+      async (span) => {
+        const outcome = await this.attempt(delivery);
+        if (outcome.statusCode !== null) span.setAttribute('http.response.status_code', outcome.statusCode);
+        span.setAttribute('vigil.delivery.status', outcome.status);
+        if (!outcome.success) span.setStatus({ code: SpanStatusCode.ERROR });
+        return outcome;
+      },
+    );
   }
 
   private async attempt(delivery: ClaimedAlertDelivery): Promise<AlertAttemptRecord> {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DeliveryStatus, WebhookForm } from '@vigil/contracts';
+import { currentTraceCarrier } from '@vigil/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { rowsOf } from '../database/rows';
 
@@ -37,6 +38,8 @@ export interface ClaimedDelivery {
   form: WebhookForm;
   secret_sealed: string;
   body: string;
+  /** W3C trace context of the work that created the delivery (tracing on), or null. */
+  trace_context: Record<string, string> | null;
 }
 
 export interface AttemptOutcome {
@@ -112,13 +115,16 @@ export class DeliveriesRepository {
       [events.map((e) => e.id), events.map((e) => e.type), events.map((e) => e.test), events.map((e) => e.body_a), events.map((e) => e.body_b)],
     );
     let inserted = 0;
+    // Each attempt's span continues the trace that created the delivery (the consumer's span).
+    const trace = currentTraceCarrier() ?? null;
     for (let start = 0; start < deliveries.length; start += 5000) {
       const chunk = deliveries.slice(start, start + 5000);
       const rows: unknown[] = await manager.query(
-        `INSERT INTO delivery.webhook_deliveries (id, webhook_id, event_id, event_type, test, status, due_at)
+        `INSERT INTO delivery.webhook_deliveries (id, webhook_id, event_id, event_type, test, status, due_at, trace_context)
          SELECT id, webhook_id, event_id, event_type, test,
                 CASE WHEN held THEN 'held' ELSE 'pending' END,
-                CASE WHEN held THEN NULL ELSE now() + delay_ms * interval '1 millisecond' END
+                CASE WHEN held THEN NULL ELSE now() + delay_ms * interval '1 millisecond' END,
+                $8::jsonb
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::boolean[], $6::boolean[], $7::bigint[])
               AS n (id, webhook_id, event_id, event_type, test, held, delay_ms)
          ON CONFLICT (webhook_id, event_id) DO NOTHING RETURNING 1`,
@@ -130,6 +136,7 @@ export class DeliveriesRepository {
           chunk.map((d) => d.test),
           chunk.map((d) => d.held),
           chunk.map((d) => d.delay_ms),
+          trace && JSON.stringify(trace),
         ],
       );
       inserted += rows.length;
@@ -196,7 +203,7 @@ export class DeliveriesRepository {
        FROM chosen c, delivery.webhooks w, delivery.webhook_events e
        WHERE d.id = c.id AND w.id = d.webhook_id AND e.id = d.event_id
        RETURNING d.id, d.webhook_id, d.event_id, d.event_type, d.test, d.attempt_count, d.schedule_index, d.first_attempt_at,
-                 w.url, w.form, w.secret_sealed, CASE WHEN w.form = 'A' THEN e.body_a ELSE e.body_b END AS body`,
+                 w.url, w.form, w.secret_sealed, CASE WHEN w.form = 'A' THEN e.body_a ELSE e.body_b END AS body, d.trace_context`,
       [owner, limit, perEndpoint, leaseMs],
     );
     return rowsOf<ClaimedDelivery>(result);

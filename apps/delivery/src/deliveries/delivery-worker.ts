@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ulid } from '@vigil/domain';
 import { quoteIdent } from '@vigil/database';
-import { CONFIG, Counter, Histogram, LOGGER, type Logger, Registry, SecretBox } from '@vigil/platform';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { CONFIG, Counter, extractTraceContext, Histogram, inSpan, LOGGER, type Logger, Registry, SecretBox, serviceTracer, tracingEnabled } from '@vigil/platform';
 import { DataSource } from 'typeorm';
 import type { DeliveryConfig } from '../delivery.service-definition';
 import { EgressClient, type EgressResult } from '../egress/egress-client';
@@ -85,6 +86,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly attemptsTotal: Counter;
   private readonly latency: Histogram;
   private readonly leaseMargin: number;
+  private readonly tracer = serviceTracer('delivery');
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
@@ -248,7 +250,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
 
   private dispatch(delivery: ClaimedDelivery, queue: { open: number }): void {
     this.inFlight++;
-    const send = this.attempt(delivery)
+    const send = this.tracedAttempt(delivery)
       .then((outcome) => {
         this.outcomes.push(outcome);
       })
@@ -265,6 +267,45 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
         void this.flush();
       });
     this.sends.add(send);
+  }
+
+  /**
+   * With tracing on, each attempt is a client span in the trace that created the delivery (the
+   * consumption of the event, and before it the request that stored the event). Only the target's
+   * host is recorded, never its path or query (they may hold tokens), nor headers or body.
+   */
+  private tracedAttempt(delivery: ClaimedDelivery): Promise<AttemptOutcome> {
+    if (!tracingEnabled()) return this.attempt(delivery);
+    let host = '';
+    try {
+      host = new URL(delivery.url).hostname;
+    } catch {
+      /* recorded without it */
+    }
+    return inSpan(
+      'webhook attempt',
+      {
+        tracer: this.tracer,
+        kind: SpanKind.CLIENT,
+        parent: extractTraceContext(delivery.trace_context),
+        attributes: {
+          'http.request.method': 'POST',
+          'server.address': host,
+          'vigil.webhook.id': delivery.webhook_id,
+          'vigil.delivery.id': delivery.id,
+          'vigil.delivery.attempt': delivery.attempt_count + 1,
+          'vigil.event.id': delivery.event_id,
+          'vigil.event.type': delivery.event_type,
+        },
+      },
+      async (span) => {
+        const outcome = await this.attempt(delivery);
+        if (outcome.statusCode !== null) span.setAttribute('http.response.status_code', outcome.statusCode);
+        span.setAttribute('vigil.delivery.status', outcome.status);
+        if (!outcome.success) span.setStatus({ code: SpanStatusCode.ERROR });
+        return outcome;
+      },
+    );
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<AttemptOutcome> {

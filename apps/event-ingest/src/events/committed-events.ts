@@ -21,9 +21,9 @@ export class CommittedEvents {
   }
 
   /** Called after the transaction that stored `events` has committed. */
-  add(events: StoredEvent[]): void {
+  add(events: StoredEvent[], trace?: Record<string, string>): void {
     for (const event of events) {
-      this.bySeq.set(event.seq, { seq: event.seq, event: publishedEvent(event), correlationId: event.correlation_id });
+      this.bySeq.set(event.seq, { seq: event.seq, event: publishedEvent(event), correlationId: event.correlation_id, trace });
     }
     // Oldest first out: the relay falls back to the table for what is dropped.
     for (const seq of this.bySeq.keys()) {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { type AuditEvent, type EventEnvelope, MessageHeaders, Topics } from '@vigil/contracts';
-import { MESSAGE_BUS, type MessageBus, type OutgoingMessage } from '@vigil/messaging';
-import { CONFIG, LOGGER, type Logger } from '@vigil/platform';
+import { MESSAGE_BUS, type MessageBus, type OutgoingMessage, publishTraced } from '@vigil/messaging';
+import { CONFIG, LOGGER, type Logger, serviceTracer } from '@vigil/platform';
 import { afterCommit } from '@vigil/database';
 import { DataSource } from 'typeorm';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
@@ -45,6 +45,7 @@ export class EventsRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private wake: (() => void) | undefined;
   private listener: { client: ListenerClient; release: (error?: unknown) => void } | undefined;
   private readonly logger: Logger;
+  private readonly tracer = serviceTracer('event-ingest');
   published = 0;
 
   constructor(
@@ -120,8 +121,9 @@ export class EventsRelay implements OnApplicationBootstrap, BeforeApplicationShu
       const cached = this.committed.take(mark!.published_seq, this.config.EVENTS_RELAY_BATCH);
       const rows = cached.length ? cached : await this.events.unpublished(manager, mark!.published_seq, this.config.EVENTS_RELAY_BATCH);
       if (!rows.length) return 0;
-      const messages: OutgoingMessage[] = rows.map(({ seq, event, correlationId }) => {
+      const messages: OutgoingMessage[] = rows.map(({ seq, event, correlationId, trace }) => {
         const headers: Record<string, string> = {
+          ...trace,
           [MessageHeaders.messageId]: event.id,
           [MessageHeaders.eventType]: event.type,
           [MessageHeaders.eventSequence]: seq,
@@ -136,14 +138,14 @@ export class EventsRelay implements OnApplicationBootstrap, BeforeApplicationShu
       for (const message of messages) {
         const size = message.value.length + 200;
         if (slice.length && bytes + size > PUBLISH_SLICE_BYTES) {
-          await this.bus.publish([{ topic: Topics.auditEvents, messages: slice }]);
+          await publishTraced(this.bus, [{ topic: Topics.auditEvents, messages: slice }], this.tracer);
           slice = [];
           bytes = 0;
         }
         slice.push(message);
         bytes += size;
       }
-      if (slice.length) await this.bus.publish([{ topic: Topics.auditEvents, messages: slice }]);
+      if (slice.length) await publishTraced(this.bus, [{ topic: Topics.auditEvents, messages: slice }], this.tracer);
       const last = rows[rows.length - 1]!.seq;
       await manager.query(`UPDATE event_ingest.event_relay SET published_seq = $1::bigint, updated_at = now()`, [last]);
       afterCommit(manager, () => this.committed.forget(last));

@@ -23,8 +23,11 @@ export interface StoredEvent extends AuditEvent {
   correlation_id: string | null;
 }
 
-/** An event as the audit.events.v1 relay publishes it: in sequence order, with its correlation id. */
-export type RelayableEvent = SequencedEvent & { correlationId: string | null };
+/**
+ * An event as the audit.events.v1 relay publishes it: in sequence order, with its correlation id
+ * and the trace context of the request that stored it (with tracing on).
+ */
+export type RelayableEvent = SequencedEvent & { correlationId: string | null; trace?: Record<string, string> | null };
 
 interface EventRow {
   seq: string;
@@ -40,6 +43,7 @@ interface EventRow {
   risk_score: number;
   details: AuditEvent['details'];
   correlation_id: string | null;
+  trace_context?: Record<string, string> | null;
 }
 
 const FULL = `seq::text AS seq, id, type, severity, database_id, "timestamp", processed_at, producer_id, policy_id, rule_id,
@@ -180,20 +184,21 @@ export class EventsRepository {
    * parse per row, no JSON to take apart), the same path the benchmark's baseline takes. Rows
    * are written in COPY's text format (docs/events.md#write-path-and-ordering).
    */
-  async insertMany(manager: EntityManager, events: StoredEvent[]): Promise<void> {
+  async insertMany(manager: EntityManager, events: StoredEvent[], trace?: Record<string, string>): Promise<void> {
     if (!events.length) return;
+    const traceValue = copyValue(trace ?? null);
     let text = '';
     for (const e of events) {
       text +=
         `${e.seq}\t${copyText(e.id)}\t${copyText(e.type)}\t${copyText(e.severity)}\t${copyText(e.database_id)}\t${e.timestamp}\t${e.processed_at}\t` +
         `${copyValue(e.details.user)}\t${copyValue(e.details.source_ip)}\t${copyValue(e.details.session_id)}\t${copyValue(e.producer_id)}\t` +
         `${copyValue(e.context.policy_id)}\t${copyValue(e.context.rule_id)}\t${e.context.risk_score}\t${copyText(JSON.stringify(e.details))}\t` +
-        `${copyValue(e.operation)}\t${copyValue(e.correlation_id)}\n`;
+        `${copyValue(e.operation)}\t${copyValue(e.correlation_id)}\t${traceValue}\n`;
     }
     const client = (manager.queryRunner as unknown as { databaseConnection: PoolClient }).databaseConnection;
     const stream = client.query(
       copyFrom(`COPY event_ingest.events (seq, id, type, severity, database_id, "timestamp", processed_at, user_name, source_ip,
-         session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id) FROM STDIN`),
+         session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id, trace_context) FROM STDIN`),
     );
     await pipeline(Readable.from([text]), stream);
   }
@@ -422,9 +427,9 @@ export class EventsRepository {
   /** For the audit.events.v1 relay: the next unpublished events, with their correlation ids. */
   async unpublished(manager: EntityManager, after: string, limit: number): Promise<RelayableEvent[]> {
     const rows: EventRow[] = await manager.query(
-      `SELECT ${FULL} FROM event_ingest.events e WHERE e.seq > $1::bigint ORDER BY e.seq LIMIT $2`,
+      `SELECT ${FULL}, trace_context FROM event_ingest.events e WHERE e.seq > $1::bigint ORDER BY e.seq LIMIT $2`,
       [after, limit],
     );
-    return rows.map((row) => ({ seq: row.seq, event: toEvent(row), correlationId: row.correlation_id }));
+    return rows.map((row) => ({ seq: row.seq, event: toEvent(row), correlationId: row.correlation_id, trace: row.trace_context ?? null }));
   }
 }

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AuditEventCatalog, type AuditRecord, auditRecordValidator, type FieldError } from '@vigil/contracts';
 import { newId, riskScore } from '@vigil/domain';
-import { currentCorrelationId, DomainException } from '@vigil/platform';
+import { SpanKind } from '@opentelemetry/api';
+import { Topics } from '@vigil/contracts';
+import { currentCorrelationId, currentTraceCarrier, DomainException, inSpan } from '@vigil/platform';
 import { afterCommit } from '@vigil/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { operationOf } from '../events/event-query';
@@ -81,12 +83,20 @@ export class IngestService {
     if (fresh.length) {
       // Last step before commit: the sequence row stays locked until then (docs/events.md#ordering).
       // The events table is the outbox of audit.events.v1: EventsRelay publishes by sequence.
-      const first = await this.events.reserveSequence(manager, fresh.length);
-      fresh.forEach((event, i) => (event.seq = String(first + BigInt(i))));
-      await this.events.insertMany(manager, fresh);
-      await this.events.addCounts(manager, fresh);
-      await manager.query('SELECT pg_notify($1, $2)', [EVENTS_RELAY_CHANNEL, '']);
-      afterCommit(manager, () => this.committed.add(fresh));
+      // The stored events keep the trace context of this write: their publish continues this trace.
+      await inSpan(
+        `outbox write ${Topics.auditEvents}`,
+        { kind: SpanKind.PRODUCER, childOnly: true, attributes: { 'messaging.destination.name': Topics.auditEvents, 'messaging.batch.message_count': fresh.length } },
+        async () => {
+          const trace = currentTraceCarrier();
+          const first = await this.events.reserveSequence(manager, fresh.length);
+          fresh.forEach((event, i) => (event.seq = String(first + BigInt(i))));
+          await this.events.insertMany(manager, fresh, trace);
+          await this.events.addCounts(manager, fresh);
+          await manager.query('SELECT pg_notify($1, $2)', [EVENTS_RELAY_CHANNEL, '']);
+          afterCommit(manager, () => this.committed.add(fresh, trace));
+        },
+      );
     }
     return ids.map((id) => replaced.get(id) ?? id);
   }

@@ -14,3 +14,4 @@ export * from './service/service-context';
 export * from './service/platform.module';
 export * from './service/run-service';
 export * from './crypto/secret-box';
+export * from './tracing';

@@ -1,6 +1,7 @@
 import { deadLetterTopic, MessageHeaders } from '@vigil/contracts';
 import { pingDatabase, quoteIdent } from '@vigil/database';
-import { type Logger, type Registry, withCorrelationId } from '@vigil/platform';
+import { SpanKind, type Tracer } from '@opentelemetry/api';
+import { extractTraceContext, inSpan, type Logger, type Registry, TraceHeaders, tracingEnabled, withCorrelationId } from '@vigil/platform';
 import { messagingMetrics, type MessagingMetrics } from './metrics';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { IncomingMessage, MessageBus, Subscription } from './bus';
@@ -52,6 +53,8 @@ export interface InboxConsumerDeps {
   schema: string;
   logger: Logger;
   metrics?: Registry;
+  /** The owning service's tracer, for the consumer spans. */
+  tracer?: Tracer;
 }
 
 class DatabaseUnavailable extends Error {}
@@ -176,10 +179,7 @@ export class InboxConsumer<T> {
       if (unseen.length < unique.size) {
         this.logger.info({ duplicates: unique.size - unseen.length }, 'skipped redelivered messages');
       }
-      if (unseen.length) {
-        const correlationId = unseen[0]!.message.headers[MessageHeaders.correlationId];
-        await withCorrelationId(correlationId, () => this.options.handle(manager, unseen));
-      }
+      if (unseen.length) await this.handle(manager, unseen);
       // Counted once the transaction is about to commit; a rollback retries and counts again.
       this.count(topic, 'duplicate', items.length - unseen.length);
       this.count(topic, 'applied', unseen.length);
@@ -219,10 +219,7 @@ export class InboxConsumer<T> {
         unseen = unseen.filter((i) => !seen.has(i.messageId));
       }
       if (unseen.length < items.length) this.logger.info({ duplicates: items.length - unseen.length }, 'skipped redelivered messages');
-      if (unseen.length) {
-        const correlationId = unseen[0]!.message.headers[MessageHeaders.correlationId];
-        await withCorrelationId(correlationId, () => this.options.handle(manager, unseen));
-      }
+      if (unseen.length) await this.handle(manager, unseen);
       const highest = items.reduce((max, i) => (BigInt(i.message.offset) > max ? BigInt(i.message.offset) : max), -1n);
       await manager.query(
         `INSERT INTO ${this.positions} (consumer, topic, partition, last_offset) VALUES ($1, $2, $3, $4::bigint)
@@ -232,6 +229,42 @@ export class InboxConsumer<T> {
       this.count(topic, 'duplicate', items.length - unseen.length);
       this.count(topic, 'applied', unseen.length);
     });
+  }
+
+  /**
+   * Hands messages to the handler under their correlation id. With tracing on, consecutive
+   * messages of one sampled trace are handled together in a consumer span, the child of the
+   * context they carry, so what the handler writes (outbox rows, deliveries) continues their
+   * trace; a batch mixing traces is handed over in several calls, in order, in the same
+   * transaction. With tracing off the batch is handed over whole, as before.
+   */
+  private async handle(manager: EntityManager, items: ConsumedMessage<T>[]): Promise<void> {
+    if (!tracingEnabled()) {
+      const correlationId = items[0]!.message.headers[MessageHeaders.correlationId];
+      return withCorrelationId(correlationId, () => this.options.handle(manager, items));
+    }
+    for (const run of runsByTrace(items.map((i) => i.message.headers), items)) {
+      const first = run[0]!.message;
+      await withCorrelationId(first.headers[MessageHeaders.correlationId], () =>
+        inSpan(
+          `process ${first.topic}`,
+          {
+            tracer: this.deps.tracer,
+            kind: SpanKind.CONSUMER,
+            parent: extractTraceContext(first.headers),
+            attributes: {
+              'messaging.system': this.deps.bus.kind === 'kafka' ? 'kafka' : 'vigil_memory',
+              'messaging.operation.type': 'process',
+              'messaging.destination.name': first.topic,
+              'messaging.consumer.group.name': this.options.name,
+              'messaging.destination.partition.id': String(first.partition),
+              'messaging.batch.message_count': run.length,
+            },
+          },
+          () => this.options.handle(manager, run),
+        ),
+      );
+    }
   }
 
   private async withRetries(work: () => Promise<void>, attempts: number): Promise<void> {
@@ -280,6 +313,23 @@ export class InboxConsumer<T> {
     await this.deps.bus.publish([...byTopic].map(([topic, messages]) => ({ topic: deadLetterTopic(topic), messages })));
     for (const [topic, messages] of byTopic) this.count(topic, 'dead_lettered', messages.length);
   }
+}
+
+/**
+ * Splits items into runs of consecutive items that share a sampled trace (same `traceparent`);
+ * items of unsampled traces or none at all share runs, so the common untraced case stays one run.
+ */
+export function runsByTrace<I>(headers: Record<string, string>[], items: I[]): I[][] {
+  const runs: I[][] = [];
+  let key: string | undefined;
+  items.forEach((item, i) => {
+    const traceparent = headers[i]?.[TraceHeaders.traceparent] ?? '';
+    const k = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/.test(traceparent) && (parseInt(traceparent.slice(-2), 16) & 1) === 1 ? traceparent : '';
+    if (k === key && runs.length) runs[runs.length - 1]!.push(item);
+    else runs.push([item]);
+    key = k;
+  });
+  return runs;
 }
 
 /** Decodes a JSON message whose id travels in the message-id header. */

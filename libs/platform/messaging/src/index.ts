@@ -7,3 +7,4 @@ export * from './messaging.module';
 export * from './metrics';
 export * from './policy-follower';
 export * from './kafkajs-pin';
+export * from './traced-publish';

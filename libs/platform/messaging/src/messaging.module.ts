@@ -57,14 +57,14 @@ export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy
     @Optional() @Inject(DATABASE_SCHEMA) private readonly schema?: string,
   ) {
     if (dataSource && schema) {
-      this.relay = new OutboxRelay({ dataSource, schema, bus, logger: context.logger.child({ component: 'outbox' }), pollMs: context.config.OUTBOX_POLL_MS, metrics: context.metrics });
+      this.relay = new OutboxRelay({ dataSource, schema, bus, logger: context.logger.child({ component: 'outbox' }), pollMs: context.config.OUTBOX_POLL_MS, metrics: context.metrics, tracer: context.tracer });
     }
   }
 
   /** Registers a consumer; call from a feature's onModuleInit. */
   addConsumer<T>(options: InboxConsumerOptions<T>): InboxConsumer<T> {
     if (!this.dataSource || !this.schema) throw new Error('consumers need DatabaseModule in the service');
-    const consumer = new InboxConsumer<T>({ bus: this.bus, dataSource: this.dataSource, schema: this.schema, logger: this.context.logger, metrics: this.context.metrics }, options);
+    const consumer = new InboxConsumer<T>({ bus: this.bus, dataSource: this.dataSource, schema: this.schema, logger: this.context.logger, metrics: this.context.metrics, tracer: this.context.tracer }, options);
     this.consumers.push(consumer as InboxConsumer<unknown>);
     return consumer;
   }

@@ -1,6 +1,8 @@
 import { type EventEnvelope, MessageHeaders } from '@vigil/contracts';
 import { quoteIdent, sqlMigration } from '@vigil/database';
-import { currentCorrelationId, type Logger, type Registry } from '@vigil/platform';
+import { SpanKind, type Tracer } from '@opentelemetry/api';
+import { currentCorrelationId, inSpan, injectTraceContext, type Logger, type Registry, tracingEnabled } from '@vigil/platform';
+import { publishTraced } from './traced-publish';
 import { messagingMetrics, registerOutboxGauges } from './metrics';
 import type { DataSource, EntityManager, MigrationInterface } from 'typeorm';
 import type { MessageBus, OutgoingMessage, TopicMessages } from './bus';
@@ -20,6 +22,17 @@ export class OutboxWriter {
 
   async enqueue(manager: EntityManager, topic: string, envelopes: EventEnvelope[]): Promise<void> {
     if (!envelopes.length) return;
+    if (!tracingEnabled()) return this.insert(manager, topic, envelopes, undefined);
+    // The rows keep the trace context of this write, so the relay's publish (later, in another
+    // transaction, maybe another process) continues the trace of the request that wrote them.
+    return inSpan(
+      `outbox write ${topic}`,
+      { kind: SpanKind.PRODUCER, childOnly: true, attributes: { 'messaging.destination.name': topic, 'messaging.batch.message_count': envelopes.length } },
+      async () => this.insert(manager, topic, envelopes, injectTraceContext<Record<string, string>>({})),
+    );
+  }
+
+  private async insert(manager: EntityManager, topic: string, envelopes: EventEnvelope[], trace: Record<string, string> | undefined): Promise<void> {
     const correlationId = currentCorrelationId();
     // Chunks keep the statement under PostgreSQL's 65,535 parameter limit.
     for (let start = 0; start < envelopes.length; start += 2000) {
@@ -28,6 +41,7 @@ export class OutboxWriter {
       const rows = chunk.map((envelope, i) => {
         const withCorrelation = correlationId && !envelope.correlation_id ? { ...envelope, correlation_id: correlationId } : envelope;
         const headers: Record<string, string> = {
+          ...trace,
           [MessageHeaders.messageId]: envelope.id,
           [MessageHeaders.eventType]: envelope.type,
         };
@@ -75,6 +89,8 @@ export interface OutboxRelayOptions {
   metrics?: Registry;
   /** For tests that kill the process between publish and the outbox commit. */
   afterPublish?: (messageIds: string[]) => void | Promise<void>;
+  /** The owning service's tracer, for the publish spans. */
+  tracer?: Tracer;
 }
 
 /**
@@ -169,7 +185,7 @@ export class OutboxRelay {
         byTopic.set(row.topic, list);
       }
       const batches: TopicMessages[] = [...byTopic].map(([topic, messages]) => ({ topic, messages }));
-      await this.options.bus.publish(batches);
+      await publishTraced(this.options.bus, batches, this.options.tracer);
       await this.options.afterPublish?.(rows.map((r) => r.message_id));
       await manager.query(`DELETE FROM ${this.table} WHERE seq = ANY($1::bigint[])`, [rows.map((r) => r.seq)]);
       this.published += rows.length;

@@ -5,15 +5,21 @@ import {
   Injectable,
   type NestInterceptor,
 } from '@nestjs/common';
+import { context, SpanKind, type Tracer } from '@opentelemetry/api';
 import { ClientProxyFactory, type ClientProxy, Transport } from '@nestjs/microservices';
 import { isRpcProblem } from '@vigil/contracts';
 import { firstValueFrom, Observable, timeout, TimeoutError } from 'rxjs';
 import { CommonErrorCode, DomainException } from '../errors/domain.exception';
 import { currentCorrelationId, withCorrelationId } from '../logging/correlation';
+import { beginSpan, extractTraceContext, injectTraceContext, markSpanFailed } from '../tracing/spans';
+import { tracingEnabled } from '../tracing/tracing';
 
-/** What travels over the TCP transport: the payload plus the caller's correlation id. */
+/**
+ * What travels over the TCP transport: the payload plus the caller's correlation id and, with
+ * tracing on, its W3C trace context (`traceparent`, `tracestate`).
+ */
 export interface RpcMessage<T> {
-  meta: { correlation_id?: string };
+  meta: { correlation_id?: string; traceparent?: string; tracestate?: string };
   data: T;
 }
 
@@ -31,21 +37,34 @@ const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH',
  */
 export class RpcClient {
   private readonly proxy: ClientProxy;
+  private readonly address: { host: string; port: number };
 
   constructor(
     readonly service: string,
     address: string,
     private readonly timeoutMs: number,
   ) {
-    this.proxy = ClientProxyFactory.create({ transport: Transport.TCP, options: parseAddress(address) });
+    this.address = parseAddress(address);
+    this.proxy = ClientProxyFactory.create({ transport: Transport.TCP, options: this.address });
   }
 
   async call<T, R>(pattern: string, data: T, timeoutMs = this.timeoutMs): Promise<R> {
     const message: RpcMessage<T> = { meta: { correlation_id: currentCorrelationId() }, data };
+    // A client span only inside traced work: background calls do not start traces of their own.
+    const traced = beginSpan(pattern, {
+      kind: SpanKind.CLIENT,
+      childOnly: true,
+      attributes: { 'rpc.system': 'nestjs_tcp', 'rpc.service': this.service, 'rpc.method': pattern, 'server.address': this.address.host, 'server.port': this.address.port },
+    });
+    if (traced) injectTraceContext(message.meta, traced.context);
     try {
       return await firstValueFrom(this.proxy.send<R, RpcMessage<T>>(pattern, message).pipe(timeout(timeoutMs)));
     } catch (error) {
-      throw this.translate(error);
+      const translated = this.translate(error);
+      if (traced) markSpanFailed(traced.span, translated);
+      throw translated;
+    } finally {
+      traced?.span.end();
     }
   }
 
@@ -84,14 +103,46 @@ export const RpcPayload = createParamDecorator((_: unknown, ctx: ExecutionContex
   return message?.data;
 });
 
-/** Runs each RPC handler under the caller's correlation id, so its logs and events carry it. */
+/**
+ * Runs each RPC handler under the caller's correlation id, so its logs and events carry it, and,
+ * with tracing on, in a server span that is the child of the caller's client span.
+ */
 @Injectable()
 export class RpcCorrelationInterceptor implements NestInterceptor {
+  constructor(private readonly tracer?: Tracer) {}
+
   intercept(ctx: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (ctx.getType() !== 'rpc') return next.handle();
     const message = ctx.switchToRpc().getData<RpcMessage<unknown>>();
-    return new Observable((subscriber) =>
-      withCorrelationId(message?.meta?.correlation_id, () => next.handle().subscribe(subscriber)),
+    const pattern = ctx.switchToRpc().getContext<{ getPattern?(): string }>()?.getPattern?.() ?? ctx.getHandler().name;
+    const traced = tracingEnabled()
+      ? beginSpan(String(pattern), {
+          tracer: this.tracer,
+          kind: SpanKind.SERVER,
+          parent: extractTraceContext(message?.meta),
+          attributes: { 'rpc.system': 'nestjs_tcp', 'rpc.method': String(pattern) },
+        })
+      : undefined;
+    const handled = new Observable((subscriber) =>
+      withCorrelationId(message?.meta?.correlation_id, () =>
+        traced ? context.with(traced.context, () => next.handle().subscribe(subscriber)) : next.handle().subscribe(subscriber),
+      ),
     );
+    if (!traced) return handled;
+    return new Observable((subscriber) => {
+      const inner = handled.subscribe({
+        next: (value) => subscriber.next(value),
+        error: (error: unknown) => {
+          markSpanFailed(traced.span, error);
+          traced.span.end();
+          subscriber.error(error);
+        },
+        complete: () => {
+          traced.span.end();
+          subscriber.complete();
+        },
+      });
+      return () => inner.unsubscribe();
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { context, SpanKind, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import type { NextFunction, Request, Response } from 'express';
 import express from 'express';
 import type { Registry } from 'prom-client';
@@ -7,30 +8,56 @@ import { writeProblem } from '../errors/problem.filter';
 import { sanitizeCorrelationId, withCorrelationId } from '../logging/correlation';
 import type { Logger } from '../logging/logger';
 import { httpMetrics } from '../metrics/metrics';
+import { beginSpan, extractTraceContext } from '../tracing/spans';
+import { tracingEnabled } from '../tracing/tracing';
 
 /**
  * First middleware of every service: takes (or mints) the correlation id, echoes it in
  * X-Correlation-ID, runs the request under it, and records a log line and latency per request.
+ * With tracing on, each request (but health and metrics) is a server span, the child of the
+ * caller's `traceparent` if it sent one; it is named after the route template, never the raw path.
  */
-export function correlationMiddleware(logger: Logger, registry: Registry) {
+export function correlationMiddleware(logger: Logger, registry: Registry, tracer?: Tracer) {
   const { duration } = httpMetrics(registry);
   return (req: Request, res: Response, next: NextFunction) => {
     const correlationId = sanitizeCorrelationId(req.header('x-correlation-id')) ?? randomUUID();
     res.setHeader('X-Correlation-ID', correlationId);
     const started = process.hrtime.bigint();
+    const observed = !req.path.startsWith('/health') && req.path !== '/metrics';
+    const traced = observed && tracingEnabled()
+      ? beginSpan(req.method, {
+          tracer,
+          kind: SpanKind.SERVER,
+          parent: extractTraceContext(req.headers),
+          attributes: { 'http.request.method': req.method, 'vigil.correlation_id': correlationId },
+        })
+      : undefined;
+    if (traced) {
+      // 'close' comes after 'finish', and also when the client abandons the request.
+      res.on('close', () => {
+        const route = (req.route as { path?: string } | undefined)?.path;
+        if (route) {
+          traced.span.updateName(`${req.method} ${req.baseUrl}${route}`);
+          traced.span.setAttribute('http.route', `${req.baseUrl}${route}`);
+        }
+        traced.span.setAttribute('http.response.status_code', res.statusCode);
+        if (res.statusCode >= 500) traced.span.setStatus({ code: SpanStatusCode.ERROR });
+        traced.span.end();
+      });
+    }
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (req.route as { path?: string } | undefined)?.path;
       const routeLabel = route ? `${req.baseUrl}${route}` : 'unmatched';
       duration.observe({ method: req.method, route: routeLabel, status: String(res.statusCode) }, seconds);
-      if (!req.path.startsWith('/health') && req.path !== '/metrics') {
+      if (observed) {
         logger.info(
           { correlation_id: correlationId, method: req.method, route: routeLabel, status: res.statusCode, ms: Math.round(seconds * 1000) },
           'request',
         );
       }
     });
-    withCorrelationId(correlationId, () => next());
+    withCorrelationId(correlationId, () => (traced ? context.with(traced.context, next) : next()));
   };
 }
 

@@ -24,7 +24,7 @@ export class PlatformModule {
         { provide: Readiness, useValue: context.readiness },
         { provide: Registry, useValue: context.metrics },
         { provide: StartNotices, useValue: context.notices },
-        { provide: APP_INTERCEPTOR, useClass: RpcCorrelationInterceptor },
+        { provide: APP_INTERCEPTOR, useFactory: () => new RpcCorrelationInterceptor(context.tracer) },
         { provide: APP_FILTER, useFactory: () => new ProblemDetailsFilter(context.logger) },
       ],
       exports: [SERVICE_CONTEXT, CONFIG, LOGGER, Readiness, Registry, StartNotices],

@@ -8,6 +8,7 @@ import { printBanner, StartNotices } from '../logging/banner';
 import { createLogger, NestPinoLogger, type Logger, resolveLogFormat } from '../logging/logger';
 import { createMetricsRegistry, readinessMetric } from '../metrics/metrics';
 import { createValidationPipe } from '../errors/validation.pipe';
+import { serviceTracer, startTracing } from '../tracing/tracing';
 import { bodyParsers, correlationMiddleware } from './http-pipeline';
 import type { ServiceContext, ServiceDefinition } from './service-context';
 
@@ -63,17 +64,23 @@ export async function startService<S extends ConfigSpec>(
     readiness: new Readiness(),
     metrics: createMetricsRegistry(definition.name),
     notices: new StartNotices(),
+    tracer: serviceTracer(definition.name),
   };
   readinessMetric(context.metrics, context.readiness);
+  // Shared with the other services of a standalone process, which started it first.
+  const tracing = startTracing(config, `vigil-${definition.name}`, logger);
   const app = await NestFactory.create(definition.rootModule(context) as never, {
     logger: new NestPinoLogger(logger),
     bodyParser: false,
     abortOnError: false,
+  }).catch(async (error: unknown) => {
+    await tracing.release();
+    throw error;
   });
   // A start that fails after the app exists (a port already taken, a failing configure step) closes
   // it before rethrowing: module hooks may already have opened pools, consumers and timers.
   try {
-    app.use(correlationMiddleware(logger, context.metrics));
+    app.use(correlationMiddleware(logger, context.metrics, context.tracer));
     app.use(bodyParsers(logger, '1100kb'));
     app.useGlobalPipes(createValidationPipe());
     const express = app.getHttpAdapter().getInstance() as { disable(setting: string): void; set(k: string, v: unknown): void };
@@ -91,6 +98,7 @@ export async function startService<S extends ConfigSpec>(
     await app.listen(config.PORT, config.HOST);
   } catch (error) {
     await app.close().catch((closeError: unknown) => logger.error({ err: closeError }, 'closing after a failed start failed'));
+    await tracing.release();
     throw error;
   }
   const server = app.getHttpServer() as Server;
@@ -109,6 +117,8 @@ export async function startService<S extends ConfigSpec>(
       server.close();
       server.closeIdleConnections?.();
       await app.close();
+      // Last: spans of the work finished during shutdown are flushed too.
+      await tracing.release();
       logger.info('stopped');
     })());
   return { name: definition.name, app, context, httpPort, stop };

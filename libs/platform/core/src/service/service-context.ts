@@ -1,9 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
+import type { Tracer } from '@opentelemetry/api';
 import type { Registry } from 'prom-client';
 import type { CommonConfig, ConfigOf, ConfigSpec, DatabaseConfig } from '../config/config';
 import type { StartNotices } from '../logging/banner';
 import type { Logger } from '../logging/logger';
 import type { Readiness } from '../health/readiness';
+import type { TracingConfig } from '../tracing/tracing.config';
 
 export const SERVICE_CONTEXT = Symbol('SERVICE_CONTEXT');
 export const LOGGER = Symbol('LOGGER');
@@ -11,7 +13,7 @@ export const CONFIG = Symbol('CONFIG');
 
 export type ServiceName = 'gateway' | 'auth' | 'policy' | 'event-ingest' | 'delivery' | 'pg-proxy';
 
-export interface ServiceConfigBase extends CommonConfig, DatabaseConfig {
+export interface ServiceConfigBase extends CommonConfig, DatabaseConfig, TracingConfig {
   HOST: string;
   PORT: number;
   RPC_HOST: string;
@@ -26,6 +28,8 @@ export interface ServiceContext<C = ServiceConfigBase> {
   metrics: Registry;
   /** What the operator must see once the service has started (the start-up banner). */
   notices: StartNotices;
+  /** Spans of this service (a no-op tracer while tracing is off). */
+  tracer: Tracer;
 }
 
 /**

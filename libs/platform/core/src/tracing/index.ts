@@ -1,0 +1,4 @@
+export * from './tracing.config';
+export * from './tracing';
+export * from './spans';
+export * from './context-manager';
