@@ -40,11 +40,12 @@ interface EventRow {
   risk_score: number;
   details: AuditEvent['details'];
   correlation_id: string | null;
+  escaped: boolean;
 }
 
 const FULL = `seq::text AS seq, id, type, severity, database_id, "timestamp", processed_at, producer_id, policy_id, rule_id,
-  risk_score, details, correlation_id`;
-const LIST = `id, type, severity, database_id, "timestamp", details`;
+  risk_score, details, correlation_id, escaped`;
+const LIST = `id, type, severity, database_id, "timestamp", details, escaped`;
 
 function toEvent(row: EventRow): AuditEvent {
   return {
@@ -57,6 +58,7 @@ function toEvent(row: EventRow): AuditEvent {
     details: row.details,
     context: { policy_id: row.policy_id, rule_id: row.rule_id, risk_score: row.risk_score },
     producer_id: row.producer_id,
+    ...(row.escaped ? { escaped: true } : {}),
   };
 }
 
@@ -72,11 +74,13 @@ export function publishedEvent(event: StoredEvent): AuditEvent {
     details: event.details,
     context: event.context,
     producer_id: event.producer_id,
+    ...(event.escaped ? { escaped: true } : {}),
   };
 }
 
-function toListItem(row: Pick<EventRow, 'id' | 'type' | 'severity' | 'database_id' | 'timestamp' | 'details'>): EventListItem {
-  return { id: row.id, type: row.type, severity: row.severity, database_id: row.database_id, timestamp: row.timestamp.toISOString(), details: row.details };
+function toListItem(row: Pick<EventRow, 'id' | 'type' | 'severity' | 'database_id' | 'timestamp' | 'details' | 'escaped'>): EventListItem {
+  const item: EventListItem = { id: row.id, type: row.type, severity: row.severity, database_id: row.database_id, timestamp: row.timestamp.toISOString(), details: row.details };
+  return row.escaped ? { ...item, escaped: true } : item;
 }
 
 const GROUP_COLUMNS: Record<AggregateGroupField, string> = {
@@ -188,12 +192,12 @@ export class EventsRepository {
         `${e.seq}\t${copyText(e.id)}\t${copyText(e.type)}\t${copyText(e.severity)}\t${copyText(e.database_id)}\t${e.timestamp}\t${e.processed_at}\t` +
         `${copyValue(e.details.user)}\t${copyValue(e.details.source_ip)}\t${copyValue(e.details.session_id)}\t${copyValue(e.producer_id)}\t` +
         `${copyValue(e.context.policy_id)}\t${copyValue(e.context.rule_id)}\t${e.context.risk_score}\t${copyText(JSON.stringify(e.details))}\t` +
-        `${copyValue(e.operation)}\t${copyValue(e.correlation_id)}\n`;
+        `${copyValue(e.operation)}\t${copyValue(e.correlation_id)}\t${e.escaped ? 't' : 'f'}\n`;
     }
     const client = (manager.queryRunner as unknown as { databaseConnection: PoolClient }).databaseConnection;
     const stream = client.query(
       copyFrom(`COPY event_ingest.events (seq, id, type, severity, database_id, "timestamp", processed_at, user_name, source_ip,
-         session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id) FROM STDIN`),
+         session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id, escaped) FROM STDIN`),
     );
     await pipeline(Readable.from([text]), stream);
   }
