@@ -1,5 +1,5 @@
 import { VIGIL_VERSION } from '@vigil/contracts';
-import type { ConfigOf, ServiceConfigBase, ServiceDefinition } from '@vigil/platform';
+import { type ConfigOf, type ServiceConfigBase, type ServiceDefinition, UnstorableTextPipe } from '@vigil/platform';
 import { gatewayConfigSpec } from './config/gateway.config';
 import { GatewayModule } from './gateway.module';
 import { setupOpenApi } from './openapi/openapi.document';
@@ -13,6 +13,9 @@ export const gatewayService: ServiceDefinition<typeof gatewayConfigSpec> = {
   usesDatabase: false,
   rootModule: (context) => GatewayModule.forRoot(context),
   configure: (app) => {
+    // After the DTO validation pipe: every path, query and body string the handlers read, except
+    // audit records (stored escaped by event-ingest), is refused with a 400 when it holds U+0000.
+    app.useGlobalPipes(new UnstorableTextPipe());
     setupOpenApi(app, VIGIL_VERSION);
   },
 };

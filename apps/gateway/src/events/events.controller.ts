@@ -30,7 +30,7 @@ import {
   type SearchEventsRequest,
   type SearchEventsResponse,
 } from '@vigil/contracts';
-import { DomainException } from '@vigil/platform';
+import { AcceptsAnyText, DomainException } from '@vigil/platform';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject } from 'class-validator';
 import { ApiProperty } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -42,6 +42,8 @@ import { AggregateResponseDto, EventDetailDto, IngestResponseDto, ListEventsResp
 import { resolveTimeRange, toEventFilters } from './event-filters';
 import { EventStreamService } from './stream/event-stream.service';
 
+/** Audit records are stored whatever their strings hold (docs/events.md#records-with-nul-characters). */
+@AcceptsAnyText()
 export class IngestEventsDto {
   @ApiProperty({ type: 'array', items: { type: 'object' }, minItems: 1, maxItems: IngestLimits.maxRecords, description: 'Audit records (decisions.md: ingest).' })
   @IsArray()
