@@ -67,9 +67,10 @@ function commonResponses(secured: boolean, hasInput: boolean): Json {
 
 /**
  * The /oauth endpoints answer errors in the RFC 6749 form (decisions.md), `application/json`; the
- * authorization endpoint shows its non-redirectable errors to the browser as an HTML page.
+ * authorization endpoint (the page and its form's submission) shows its non-redirectable errors to
+ * the browser as an HTML page.
  */
-function oauthErrors(method: string, path: string, responses: Json): void {
+function oauthErrors(path: string, responses: Json): void {
   const schema = {
     type: 'object',
     required: ['error'],
@@ -78,7 +79,7 @@ function oauthErrors(method: string, path: string, responses: Json): void {
   for (const [status, response] of Object.entries<Json>(responses)) {
     if (Number(status) < 400) continue;
     response.content =
-      method === 'get' && path === '/oauth/authorize' && status === '400' ? { 'text/html': { schema: { type: 'string' } } } : { 'application/json': { schema } };
+      path === '/oauth/authorize' && status === '400' ? { 'text/html': { schema: { type: 'string' } } } : { 'application/json': { schema } };
   }
 }
 
@@ -141,7 +142,7 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
         if (!response.headers && common[status]?.headers) response.headers = common[status].headers;
       }
       operation.responses = { ...common, ...operation.responses };
-      if (path.startsWith('/oauth/')) oauthErrors(method, path, operation.responses);
+      if (path.startsWith('/oauth/')) oauthErrors(path, operation.responses);
       operation.responses = Object.fromEntries(Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)));
     }
   }
