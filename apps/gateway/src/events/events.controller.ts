@@ -80,7 +80,12 @@ export class EventsController {
   @HttpCode(202)
   @RequireScope('write:events')
   @ApiExtension('x-required-scope', 'write:events')
-  @ApiOperation({ summary: 'Ingest audit records (at most 1000 and 1 MiB); all or nothing' })
+  @ApiOperation({
+    summary: 'Ingest audit records (at most 1000 and 1 MiB); all or nothing',
+    description:
+      'Records are stored whatever their strings hold: a record holding U+0000 or a lone surrogate is stored escaped ' +
+      '(`\\` -> `\\\\`, U+0000 -> `\\0`, lone surrogate -> `\\uXXXX`) and read back as sent by the events API and the stream.',
+  })
   @ApiResponse({ status: 202, type: IngestResponseDto })
   @ApiBadRequestResponse({ description: 'A record is invalid; errors[].field names it (events[3].type). Nothing was stored.' })
   ingest(@Body() body: IngestEventsDto): Promise<IngestResponse> {

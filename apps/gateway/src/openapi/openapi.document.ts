@@ -51,7 +51,7 @@ const RATE_HEADERS = {
 /** Responses every operation can give, added where the operation does not describe them itself. */
 function commonResponses(secured: boolean, hasInput: boolean): Json {
   return {
-    ...(hasInput ? { 400: problem('Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter') } : {}),
+    ...(hasInput ? { 400: problem('Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted)') } : {}),
     ...(secured
       ? {
           401: problem('Missing, invalid, expired or revoked credentials', { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer error="invalid_token"' } }),

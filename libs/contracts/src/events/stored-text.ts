@@ -17,8 +17,10 @@
  * `\\` -> `\`, `\0` -> U+0000, `\uXXXX` -> that code unit.
  */
 
-/** U+0000, or a surrogate that is not part of a pair. */
+/** U+0000, or a surrogate that is not part of a pair. (Matching U+0000 is the point here.) */
+// eslint-disable-next-line no-control-regex
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// eslint-disable-next-line no-control-regex
 const TO_ESCAPE = /\\|\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const ESCAPED = /\\(\\|0|u[0-9a-f]{4})/g;
 
