@@ -12,10 +12,11 @@ export const gatewayService: ServiceDefinition<typeof gatewayConfigSpec> = {
   defaultPort: 3000,
   usesDatabase: false,
   rootModule: (context) => GatewayModule.forRoot(context),
+  // Before DTO validation (a lone surrogate makes some validators throw): every path, query and body
+  // string the handlers read, except audit records (stored escaped by event-ingest), is refused
+  // with a 400 naming the field when it holds U+0000 or a lone surrogate.
+  inputPipes: () => [new UnstorableTextPipe()],
   configure: (app) => {
-    // After the DTO validation pipe: every path, query and body string the handlers read, except
-    // audit records (stored escaped by event-ingest), is refused with a 400 when it holds U+0000.
-    app.useGlobalPipes(new UnstorableTextPipe());
     setupOpenApi(app, VIGIL_VERSION);
   },
 };
