@@ -179,10 +179,14 @@ function fillPath(template: string, value: (name: string) => string): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => value(name));
 }
 
-/** `n` entries of the list in a seeded order; the first entry (NUL, the case this suite exists for) always among them. */
-function pick<T>(random: () => number, list: T[], n: number, keepFirst = false): T[] {
-  const copy = keepFirst ? list.slice(1) : [...list];
-  const out: T[] = keepFirst && list.length && n > 0 ? [list[0]!] : [];
+/**
+ * `n` entries of the list in a seeded order, its first `keep` entries always among them (NUL and
+ * lone surrogates come first: the cases this suite exists for).
+ */
+function pick<T>(random: () => number, list: T[], n: number, keep: number | boolean = 0): T[] {
+  const kept = Math.min(Number(keep), n, list.length);
+  const copy = list.slice(kept);
+  const out: T[] = list.slice(0, kept);
   while (copy.length && out.length < n) out.push(copy.splice(Math.floor(random() * copy.length), 1)[0]!);
   return out;
 }
@@ -261,7 +265,7 @@ export function casesFor(
       let added = 0;
       for (const path of paths) {
         const atPath = path.reduce<unknown>((v, k) => (v as Json)[k as string], sample);
-        for (const hostile of pick(random, HOSTILE_VALUES, perPath, typeof atPath === 'string')) {
+        for (const hostile of pick(random, HOSTILE_VALUES, Math.max(perPath, typeof atPath === 'string' ? 2 : 1), typeof atPath === 'string' ? 2 : 0)) {
           if (added >= room) break;
           json(JSON.stringify(setAt(sample, path, hostile.value)), `${path.join('.')} = ${hostile.label}`);
           added++;
