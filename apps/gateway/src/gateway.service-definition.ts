@@ -1,5 +1,5 @@
 import { VIGIL_VERSION } from '@vigil/contracts';
-import type { ConfigOf, ServiceConfigBase, ServiceDefinition } from '@vigil/platform';
+import { type ConfigOf, type ServiceConfigBase, type ServiceDefinition, UnstorableTextPipe } from '@vigil/platform';
 import { gatewayConfigSpec } from './config/gateway.config';
 import { GatewayModule } from './gateway.module';
 import { setupOpenApi } from './openapi/openapi.document';
@@ -12,6 +12,10 @@ export const gatewayService: ServiceDefinition<typeof gatewayConfigSpec> = {
   defaultPort: 3000,
   usesDatabase: false,
   rootModule: (context) => GatewayModule.forRoot(context),
+  // Before DTO validation (a lone surrogate makes some validators throw): every path, query and body
+  // string the handlers read, except audit records (stored escaped by event-ingest), is refused
+  // with a 400 naming the field when it holds U+0000 or a lone surrogate.
+  inputPipes: () => [new UnstorableTextPipe()],
   configure: (app) => {
     setupOpenApi(app, VIGIL_VERSION);
   },

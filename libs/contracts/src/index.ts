@@ -16,3 +16,4 @@ export * from './access/access';
 export * from './databases/databases';
 export * from './reports/reports';
 export * from './version';
+export * from './events/stored-text';

@@ -27,6 +27,19 @@ describe('webhook sources', () => {
     expect(again.value[0]!.data).toMatchObject({ change: 'updated', enforcement_mode: 'shadow' });
   });
 
+  it('delivers an audit event stored escaped (it held U+0000) in its stored form, flagged escaped', () => {
+    const event = {
+      id: 'evt_1', type: 'database.query', severity: 'info', database_id: 'db_a', timestamp: '2026-01-02T00:00:00.000Z', processed_at: '2026-01-02T00:00:00.000Z',
+      details: { user: 'a\\0b', query: 'SELECT 1' }, context: { policy_id: null, rule_id: null, risk_score: 5 }, producer_id: null, escaped: true,
+    };
+    const envelope = { id: 'evt_1', type: 'audit.event', schema_version: 1, occurred_at: event.timestamp, key: 'db_a', data: event };
+    const decoded = decodeWebhookEvents(message(Topics.auditEvents, envelope, 'evt_1')) as { ok: boolean; value: { data: Record<string, unknown> }[] };
+    expect(decoded.ok).toBe(true);
+    expect(decoded.value[0]!.data).toMatchObject({ user: 'a\\0b', escaped: true });
+    const plain = decodeWebhookEvents(message(Topics.auditEvents, { ...envelope, data: { ...event, escaped: undefined } }, 'evt_1')) as { value: { data: Record<string, unknown> }[] };
+    expect(plain.value[0]!.data).not.toHaveProperty('escaped');
+  });
+
   it('refuses (for the dead-letter topic) a message that is not a valid envelope of its topic', () => {
     expect(decodeWebhookEvents(message(Topics.auditEvents, { id: 'x' }))).toMatchObject({ ok: false });
     expect(decodeWebhookEvents(message('unknown.topic.v1', {}))).toMatchObject({ ok: false, reason: expect.stringContaining('no webhook source') });

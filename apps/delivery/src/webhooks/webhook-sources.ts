@@ -46,6 +46,9 @@ export function auditEventToWebhook(envelope: EventEnvelope<AuditEvent>): Webhoo
       policy_id: event.context.policy_id,
       rule_id: event.context.rule_id,
       risk_score: event.context.risk_score,
+      // The record held U+0000 or a lone surrogate: its text is in the stored, escaped form
+      // (docs/events.md#records-with-nul-characters), as kept in the delivery log for retries.
+      ...(event.escaped ? { escaped: true } : {}),
     }),
   };
 }

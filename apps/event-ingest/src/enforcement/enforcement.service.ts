@@ -4,6 +4,7 @@ import {
   type AlertRequest,
   type AuditEvent,
   type EventEnvelope,
+  escapeStoredValue,
   type EventSeverity,
   POLICY_VIOLATION_RECORDED,
   type PolicyViolationRecorded,
@@ -115,12 +116,14 @@ export class EnforcementService {
     const severity = shadow ? 'info' : EVENT_SEVERITY[evaluation.severity];
     const violationId = violation ? newId('violation') : null;
     const d = source.details as AuditEvent['details'] & Record<string, unknown>;
-    const details: Record<string, unknown> = {
+    const fromSource: Record<string, unknown> = {
       ...(d.user !== undefined ? { user: d.user } : {}),
       ...(d.source_ip !== undefined ? { source_ip: d.source_ip } : {}),
       ...(d.query !== undefined ? { query: d.query } : {}),
       ...(d.session_id !== undefined ? { session_id: d.session_id } : {}),
       ...(d.client_application !== undefined ? { client_application: d.client_application } : {}),
+    };
+    const fromPolicy: Record<string, unknown> = {
       policy_name: evaluation.policy_name,
       policy_type: evaluation.policy_type,
       matched_conditions: evaluation.matched_conditions,
@@ -134,6 +137,9 @@ export class EnforcementService {
       // Agents and proxies act on `masking`; a shadow policy's instructions are only reported.
       ...(evaluation.masking ? (shadow ? { would_mask: evaluation.masking } : { masking: evaluation.masking }) : {}),
     };
+    // A source stored escaped (docs/events.md#records-with-nul-characters) passes its flag on: what
+    // the policy adds is escaped too, so restoring the derived event gives back every part exactly.
+    const details = { ...fromSource, ...(source.escaped ? escapeStoredValue(fromPolicy) : fromPolicy) };
     // The derived event shares the stored form of its source (same batch, same columns), with
     // its own id, type and policy context.
     const event = {

@@ -44,11 +44,12 @@ interface EventRow {
   details: AuditEvent['details'];
   correlation_id: string | null;
   trace_context?: Record<string, string> | null;
+  escaped: boolean;
 }
 
 const FULL = `seq::text AS seq, id, type, severity, database_id, "timestamp", processed_at, producer_id, policy_id, rule_id,
-  risk_score, details, correlation_id`;
-const LIST = `id, type, severity, database_id, "timestamp", details`;
+  risk_score, details, correlation_id, escaped`;
+const LIST = `id, type, severity, database_id, "timestamp", details, escaped`;
 
 function toEvent(row: EventRow): AuditEvent {
   return {
@@ -61,6 +62,7 @@ function toEvent(row: EventRow): AuditEvent {
     details: row.details,
     context: { policy_id: row.policy_id, rule_id: row.rule_id, risk_score: row.risk_score },
     producer_id: row.producer_id,
+    ...(row.escaped ? { escaped: true } : {}),
   };
 }
 
@@ -76,11 +78,13 @@ export function publishedEvent(event: StoredEvent): AuditEvent {
     details: event.details,
     context: event.context,
     producer_id: event.producer_id,
+    ...(event.escaped ? { escaped: true } : {}),
   };
 }
 
-function toListItem(row: Pick<EventRow, 'id' | 'type' | 'severity' | 'database_id' | 'timestamp' | 'details'>): EventListItem {
-  return { id: row.id, type: row.type, severity: row.severity, database_id: row.database_id, timestamp: row.timestamp.toISOString(), details: row.details };
+function toListItem(row: Pick<EventRow, 'id' | 'type' | 'severity' | 'database_id' | 'timestamp' | 'details' | 'escaped'>): EventListItem {
+  const item: EventListItem = { id: row.id, type: row.type, severity: row.severity, database_id: row.database_id, timestamp: row.timestamp.toISOString(), details: row.details };
+  return row.escaped ? { ...item, escaped: true } : item;
 }
 
 const GROUP_COLUMNS: Record<AggregateGroupField, string> = {
@@ -193,12 +197,12 @@ export class EventsRepository {
         `${e.seq}\t${copyText(e.id)}\t${copyText(e.type)}\t${copyText(e.severity)}\t${copyText(e.database_id)}\t${e.timestamp}\t${e.processed_at}\t` +
         `${copyValue(e.details.user)}\t${copyValue(e.details.source_ip)}\t${copyValue(e.details.session_id)}\t${copyValue(e.producer_id)}\t` +
         `${copyValue(e.context.policy_id)}\t${copyValue(e.context.rule_id)}\t${e.context.risk_score}\t${copyText(JSON.stringify(e.details))}\t` +
-        `${copyValue(e.operation)}\t${copyValue(e.correlation_id)}\t${traceValue}\n`;
+        `${copyValue(e.operation)}\t${copyValue(e.correlation_id)}\t${traceValue}\t${e.escaped ? 't' : 'f'}\n`;
     }
     const client = (manager.queryRunner as unknown as { databaseConnection: PoolClient }).databaseConnection;
     const stream = client.query(
       copyFrom(`COPY event_ingest.events (seq, id, type, severity, database_id, "timestamp", processed_at, user_name, source_ip,
-         session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id, trace_context) FROM STDIN`),
+         session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id, trace_context, escaped) FROM STDIN`),
     );
     await pipeline(Readable.from([text]), stream);
   }

@@ -11,6 +11,7 @@ import type {
   SearchEventsRequest,
   SearchEventsResponse,
 } from '@vigil/contracts';
+import { restoreStoredEvent } from '@vigil/contracts';
 import { DomainException } from '@vigil/platform';
 import { DataSource } from 'typeorm';
 import { DatabasesRepository } from '../databases/databases.repository';
@@ -52,7 +53,7 @@ export class EventsService {
       this.databaseNames([event.database_id]),
     ]);
     const related = [...new Set([...session, ...violation])].slice(0, RELATED_LIMIT);
-    return { ...event, database_name: names.get(event.database_id) ?? event.database_id, related_events: related };
+    return { ...restoreStoredEvent(event), database_name: names.get(event.database_id) ?? event.database_id, related_events: related };
   }
 
   async list(request: ListEventsRequest): Promise<ListEventsResponse> {
@@ -79,7 +80,7 @@ export class EventsService {
     const events = rows.slice(0, limit);
     const last = events[events.length - 1];
     return {
-      events,
+      events: events.map(restoreStoredEvent),
       pagination: {
         total: count.total,
         total_estimated: count.estimated,
@@ -102,7 +103,7 @@ export class EventsService {
     const events = rows.slice(0, request.limit);
     const last = events[events.length - 1];
     return {
-      events,
+      events: events.map(restoreStoredEvent),
       pagination: {
         per_page: request.limit,
         has_more: hasMore,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AuditEventCatalog, type AuditRecord, auditRecordValidator, type FieldError } from '@vigil/contracts';
+import { AuditEventCatalog, type AuditRecord, auditRecordValidator, escapeStoredText, escapeStoredValue, type FieldError, hasUnstorableText, isUnstorableText } from '@vigil/contracts';
 import { newId, riskScore } from '@vigil/domain';
 import { SpanKind } from '@opentelemetry/api';
 import { Topics } from '@vigil/contracts';
@@ -68,11 +68,15 @@ export class IngestService {
       candidates.push(event);
       ids.push(event.id);
     }
-    const claims = candidates.filter((e) => e.producer_id).map((e) => ({ producerId: e.producer_id!, eventId: e.id }));
+    // Claims are keyed by the escaped producer id of every record, escaped or not: the escape is
+    // reversible, so two different ids never share a claim (docs/events.md#records-with-nul-characters).
+    const claimKey = new Map<string, string>();
+    for (const [producerId, eventId] of byProducerId) claimKey.set(eventId, escapeStoredText(producerId));
+    const claims = candidates.filter((e) => claimKey.has(e.id)).map((e) => ({ producerId: claimKey.get(e.id)!, eventId: e.id }));
     const earlier = await this.events.claimProducerIds(manager, claims);
     const replaced = new Map<string, string>();
     for (const event of candidates) {
-      const previous = event.producer_id ? earlier.get(event.producer_id) : undefined;
+      const previous = claimKey.has(event.id) ? earlier.get(claimKey.get(event.id)!) : undefined;
       if (previous) replaced.set(event.id, previous);
     }
     const fresh = candidates.filter((e) => !replaced.has(e.id));
@@ -101,9 +105,16 @@ export class IngestService {
     return ids.map((id) => replaced.get(id) ?? id);
   }
 
+  /**
+   * A record whose text PostgreSQL cannot store (U+0000, lone surrogates) is stored escaped and
+   * flagged, from here on: enforcement, registry activity, the outbox and the table all see the
+   * same NUL-free form, and readers restore the original (docs/events.md#records-with-nul-characters).
+   */
   private toEvent(record: AuditRecord, processedAt: string, correlationId: string | null): StoredEvent {
     const severity = record.severity ?? AuditEventCatalog[record.type];
-    const details = record.details ?? {};
+    const escaped = hasUnstorableText(record.details) || (record.id !== undefined && isUnstorableText(record.id));
+    const details = escaped ? escapeStoredValue(record.details ?? {}) : (record.details ?? {});
+    const producerId = record.id === undefined ? null : escaped ? escapeStoredText(record.id) : record.id;
     return {
       id: newId('event'),
       type: record.type,
@@ -113,7 +124,8 @@ export class IngestService {
       processed_at: processedAt,
       details,
       context: { policy_id: null, rule_id: null, risk_score: riskScore(record.type, severity, details.query) },
-      producer_id: record.id ?? null,
+      producer_id: producerId,
+      ...(escaped ? { escaped: true } : {}),
       seq: '0',
       operation: operationOf(details.query),
       correlation_id: correlationId,

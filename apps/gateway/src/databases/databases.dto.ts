@@ -9,6 +9,7 @@ import {
 } from '@vigil/contracts';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { OptionalNotNull } from '@vigil/platform';
 
 const TAG = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 const HOST = /^[A-Za-z0-9._:[\]-]{1,255}$/;
@@ -73,50 +74,50 @@ export class CreateDatabaseDto {
 /** PATCH: any subset of the registrable fields except the id. */
 export class UpdateDatabaseDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
   name?: string;
 
   @ApiPropertyOptional({ enum: DatabaseTypes })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(DatabaseTypes)
   type?: (typeof DatabaseTypes)[number];
 
   @ApiPropertyOptional({ maxLength: 255 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @Matches(HOST, { message: 'must be a host name or address' })
   host?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 65535 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(65535)
   port?: number;
 
   @ApiPropertyOptional({ maxLength: 200 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
   database?: string;
 
   @ApiPropertyOptional({ enum: DatabaseEnvironments })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(DatabaseEnvironments)
   environment?: string;
 
   @ApiPropertyOptional({ maxLength: 2000 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(2000)
   description?: string;
 
   @ApiPropertyOptional({ type: [String], maxItems: 50 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(50)
   @IsString({ each: true })

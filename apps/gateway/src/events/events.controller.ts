@@ -30,7 +30,7 @@ import {
   type SearchEventsRequest,
   type SearchEventsResponse,
 } from '@vigil/contracts';
-import { DomainException } from '@vigil/platform';
+import { AcceptsAnyText, DomainException } from '@vigil/platform';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject } from 'class-validator';
 import { ApiProperty } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -42,6 +42,8 @@ import { AggregateResponseDto, EventDetailDto, IngestResponseDto, ListEventsResp
 import { resolveTimeRange, toEventFilters } from './event-filters';
 import { EventStreamService } from './stream/event-stream.service';
 
+/** Audit records are stored whatever their strings hold (docs/events.md#records-with-nul-characters). */
+@AcceptsAnyText()
 export class IngestEventsDto {
   @ApiProperty({ type: 'array', items: { type: 'object' }, minItems: 1, maxItems: IngestLimits.maxRecords, description: 'Audit records, stored all or nothing: one invalid record refuses the whole request.' })
   @IsArray()
@@ -78,7 +80,12 @@ export class EventsController {
   @HttpCode(202)
   @RequireScope('write:events')
   @ApiExtension('x-required-scope', 'write:events')
-  @ApiOperation({ summary: 'Ingest audit records (at most 1000 and 1 MiB); all or nothing' })
+  @ApiOperation({
+    summary: 'Ingest audit records (at most 1000 and 1 MiB); all or nothing',
+    description:
+      'Records are stored whatever their strings hold: a record holding U+0000 or a lone surrogate is stored escaped ' +
+      '(`\\` -> `\\\\`, U+0000 -> `\\0`, lone surrogate -> `\\uXXXX`) and read back as sent by the events API and the stream.',
+  })
   @ApiResponse({ status: 202, type: IngestResponseDto })
   @ApiBadRequestResponse({ description: 'A record is invalid; errors[].field names it (events[3].type). Nothing was stored.' })
   ingest(@Body() body: IngestEventsDto): Promise<IngestResponse> {

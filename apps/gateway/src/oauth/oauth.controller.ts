@@ -162,7 +162,7 @@ export class OAuthController {
   })
   @ApiResponse({ status: 302, description: 'Redirect to the registered redirect URI with `code` and `state` (or an OAuth error)' })
   @ApiResponse({ status: 200, description: 'The login-and-consent page again, with an error message', content: { 'text/html': {} } })
-  @ApiResponse({ status: 400, description: 'Invalid or expired form (bad CSRF token, unknown request)' })
+  @ApiResponse({ status: 400, description: 'Invalid or expired form (bad CSRF token, unknown request), as an HTML page' })
   async consent(@Req() req: Request, @Body() body: Record<string, unknown>, @Res() res: Response) {
     const csrf = str(body?.csrf_token);
     // Double submit: the form's token must match the cookie set with the page, and auth checks it

@@ -52,7 +52,7 @@ const RATE_HEADERS = {
 /** Responses every operation can give, added where the operation does not describe them itself. */
 function commonResponses(secured: boolean, hasInput: boolean): Json {
   return {
-    ...(hasInput ? { 400: problem('Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter') } : {}),
+    ...(hasInput ? { 400: problem('Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted)') } : {}),
     ...(secured
       ? {
           401: problem('Missing, invalid, expired or revoked credentials', { 'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer error="invalid_token"' } }),
@@ -68,9 +68,10 @@ function commonResponses(secured: boolean, hasInput: boolean): Json {
 
 /**
  * The /oauth endpoints answer errors in the RFC 6749 form (`error`, `error_description`), `application/json`; the
- * authorization endpoint shows its non-redirectable errors to the browser as an HTML page.
+ * authorization endpoint (the page and its form's submission) shows its non-redirectable errors to
+ * the browser as an HTML page.
  */
-function oauthErrors(method: string, path: string, responses: Json): void {
+function oauthErrors(path: string, responses: Json): void {
   const schema = {
     type: 'object',
     required: ['error'],
@@ -79,7 +80,7 @@ function oauthErrors(method: string, path: string, responses: Json): void {
   for (const [status, response] of Object.entries<Json>(responses)) {
     if (Number(status) < 400) continue;
     response.content =
-      method === 'get' && path === '/oauth/authorize' && status === '400' ? { 'text/html': { schema: { type: 'string' } } } : { 'application/json': { schema } };
+      path === '/oauth/authorize' && status === '400' ? { 'text/html': { schema: { type: 'string' } } } : { 'application/json': { schema } };
   }
 }
 
@@ -143,7 +144,7 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
         if (!response.headers && common[status]?.headers) response.headers = common[status].headers;
       }
       operation.responses = { ...common, ...operation.responses };
-      if (path.startsWith('/oauth/')) oauthErrors(method, path, operation.responses);
+      if (path.startsWith('/oauth/')) oauthErrors(path, operation.responses);
       operation.responses = Object.fromEntries(Object.entries(operation.responses).sort(([a], [b]) => a.localeCompare(b)));
     }
   }

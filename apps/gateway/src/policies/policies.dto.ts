@@ -19,6 +19,7 @@ import {
   MinLength,
   ValidateIf,
 } from 'class-validator';
+import { OptionalNotNull } from '@vigil/platform';
 
 const DATABASE_OR_ALL = new RegExp(`(${DATABASE_ID_PATTERN})|^\\*$`);
 const schemas = policyConfigJsonSchemas();
@@ -76,19 +77,19 @@ export class CreatePolicyDto {
 /** PUT: any subset of the creatable fields; omitted fields stay as they are. */
 export class UpdatePolicyDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
   name?: string;
 
   @ApiPropertyOptional({ enum: PolicyTypes, description: 'changing the type re-checks config (the given one, or the current one) against it' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(PolicyTypes)
   type?: (typeof PolicyTypes)[number];
 
   @ApiPropertyOptional({ type: [String] })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(100)
   @IsString({ each: true })
@@ -96,18 +97,18 @@ export class UpdatePolicyDto {
   databases?: string[];
 
   @ApiPropertyOptional(configSchema)
-  @IsOptional()
+  @OptionalNotNull()
   @IsObject()
   config?: Record<string, unknown>;
 
   @ApiPropertyOptional({ maxLength: 2000 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(2000)
   description?: string;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   enabled?: boolean;
 

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DATABASE_ID_PATTERN, REPORT_MAX_PERIOD_DAYS, ReportFormats, ReportListLimits, ReportStatuses, ReportTypes } from '@vigil/contracts';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { OptionalNotNull } from '@vigil/platform';
 
 const DATABASE_ID = new RegExp(DATABASE_ID_PATTERN);
 
@@ -146,39 +147,39 @@ export class CreateReportScheduleDto {
 
 export class UpdateReportScheduleDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(200)
   name?: string;
 
   @ApiPropertyOptional({ enum: ReportTypes })
-  @IsOptional()
+  @OptionalNotNull()
   @IsIn(ReportTypes)
   type?: (typeof ReportTypes)[number];
 
   @ApiPropertyOptional({ description: 'five-field cron expression' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MinLength(9)
   @MaxLength(200)
   cron?: string;
 
   @ApiPropertyOptional({ description: 'IANA time zone' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(64)
   timezone?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: REPORT_MAX_PERIOD_DAYS })
-  @IsOptional()
+  @OptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(REPORT_MAX_PERIOD_DAYS)
   period_days?: number;
 
   @ApiPropertyOptional({ type: [String], maxItems: 500 })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMaxSize(500)
   @IsString({ each: true })
@@ -186,14 +187,14 @@ export class UpdateReportScheduleDto {
   databases?: string[];
 
   @ApiPropertyOptional({ type: [String], enum: ReportFormats })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMinSize(1)
   @IsIn(ReportFormats, { each: true })
   formats?: (typeof ReportFormats)[number][];
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   enabled?: boolean;
 }

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DeliveryStatuses, WebhookLimits } from '@vigil/contracts';
+import { OptionalNotNull } from '@vigil/platform';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -40,34 +41,34 @@ export class CreateWebhookDto {
   events!: string[];
 
   @ApiPropertyOptional({ description: 'Form A: the signing secret you choose (16 to 256 characters). Omit it for form B.', minLength: WebhookLimits.minSecretLength, maxLength: WebhookLimits.maxSecretLength, writeOnly: true })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MinLength(WebhookLimits.minSecretLength)
   @MaxLength(WebhookLimits.maxSecretLength)
   secret?: string;
 
   @ApiPropertyOptional({ description: 'Free text.', maxLength: WebhookLimits.maxDescriptionLength })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MaxLength(WebhookLimits.maxDescriptionLength)
   description?: string;
 
   @ApiPropertyOptional({ description: 'Whether deliveries are made (default true).', default: true })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   active?: boolean;
 }
 
 export class UpdateWebhookDto {
   @ApiPropertyOptional({ description: 'New HTTPS endpoint (checked like on create).', maxLength: WebhookLimits.maxUrlLength })
-  @IsOptional()
+  @OptionalNotNull()
   @IsString()
   @MinLength(1)
   @MaxLength(WebhookLimits.maxUrlLength)
   url?: string;
 
   @ApiPropertyOptional({ description: EVENTS_DOC, type: [String] })
-  @IsOptional()
+  @OptionalNotNull()
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(WebhookLimits.maxEvents)
@@ -82,7 +83,7 @@ export class UpdateWebhookDto {
   description?: string;
 
   @ApiPropertyOptional({ description: 'false pauses deliveries; true resumes them and clears a failing flag.' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   active?: boolean;
 }

@@ -18,6 +18,12 @@ export const AuditEventSchema = Type.Object({
     risk_score: Type.Integer({ minimum: 0, maximum: 100 }),
   }),
   producer_id: Type.Union([Type.String(), Type.Null()]),
+  /**
+   * Present and true when the record held text PostgreSQL cannot store (U+0000, a lone surrogate):
+   * `details` and `producer_id` are then in their stored, escaped form (stored-text.ts). The
+   * events API and the stream restore the original and drop the flag.
+   */
+  escaped: Type.Optional(Type.Boolean()),
 });
 
 export type AuditEvent = Static<typeof AuditEventSchema>;

@@ -30,6 +30,8 @@ export interface EventListItem {
   database_id: string;
   timestamp: string;
   details: Record<string, unknown>;
+  /** Internal: `details` is in its stored, escaped form (stored-text.ts); restored before the API answers. */
+  escaped?: boolean;
 }
 
 export interface ListEventsRequest {

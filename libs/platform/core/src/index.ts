@@ -6,6 +6,7 @@ export * from './errors/domain.exception';
 export * from './errors/problem';
 export * from './errors/problem.filter';
 export * from './errors/validation.pipe';
+export * from './errors/unstorable-text.pipe';
 export * from './health/readiness';
 export * from './metrics/metrics';
 export * from './rpc/rpc';

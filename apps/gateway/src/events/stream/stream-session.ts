@@ -1,4 +1,5 @@
 import type { AuditEvent, EventFilters, ReplayEventsRequest, ReplayEventsResponse } from '@vigil/contracts';
+import { restoreStoredEvent } from '@vigil/contracts';
 import type { Logger } from '@vigil/platform';
 import { matchesFilters } from '../event-filters';
 import type { StreamListener } from './event-stream.hub';
@@ -28,8 +29,9 @@ export interface StreamSessionOptions {
   onClose(reason: string): void;
 }
 
+/** One SSE message; an event stored escaped is restored to what its producer sent. */
 export function sseFrame(event: AuditEvent): string {
-  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(restoreStoredEvent(event))}\n\n`;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { FieldError } from '@vigil/contracts';
 export enum CommonErrorCode {
   ValidationFailed = 'validation_failed',
   MalformedJson = 'malformed_json',
+  UnstorableText = 'unstorable_text',
   PayloadTooLarge = 'payload_too_large',
   UnsupportedMediaType = 'unsupported_media_type',
   NotFound = 'not_found',

@@ -34,4 +34,15 @@ describe('problem documents', () => {
     expect(doc.error_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(JSON.stringify(doc)).not.toContain('postgres://');
   });
+
+  it('answer PostgreSQL refusing U+0000 or a lone surrogate as a 400, not a 500', () => {
+    const nul = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+    expect(toProblemParts(nul)).toMatchObject({ status: 400, code: 'unstorable_text' });
+    const escape = { message: 'query failed', driverError: { code: '22P05', message: 'unsupported Unicode escape sequence' } };
+    expect(toProblemParts(escape)).toMatchObject({ status: 400, code: 'unstorable_text' });
+    const surrogate = Object.assign(new Error('invalid input syntax for type json'), { code: '22P02', detail: 'Unicode low surrogate must follow a high surrogate.' });
+    expect(toProblemParts(surrogate)).toMatchObject({ status: 400, code: 'unstorable_text' });
+    const otherSyntax = Object.assign(new Error('invalid input syntax for type uuid: "x"'), { code: '22P02' });
+    expect(toProblemParts(otherSyntax).status).toBe(500);
+  });
 });

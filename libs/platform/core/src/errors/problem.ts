@@ -54,6 +54,9 @@ export function toProblemParts(error: unknown): ProblemParts {
       return { status, code: codeForStatus(status), detail: httpLike.message ?? titleForStatus(status) };
     }
   }
+  if (isUnstorableTextError(error)) {
+    return { status: 400, code: CommonErrorCode.UnstorableText, detail: 'A value holds text that cannot be stored (U+0000 or an unpaired UTF-16 surrogate).', errors: [] };
+  }
   return {
     status: 500,
     code: CommonErrorCode.InternalError,
@@ -61,6 +64,19 @@ export function toProblemParts(error: unknown): ProblemParts {
     errorId: randomUUID(),
     cause: error,
   };
+}
+
+/**
+ * PostgreSQL refusing U+0000 (22021, 22P05) or a lone surrogate in JSON (22P02 naming Unicode): the
+ * input's fault, never a server failure. The gateway refuses such text before it gets this far;
+ * this keeps any other way in (an RPC call, a path missed) from answering 500.
+ */
+function isUnstorableTextError(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown; detail?: unknown; driverError?: { code?: unknown; message?: unknown; detail?: unknown } } | null;
+  const code = e?.driverError?.code ?? e?.code;
+  if (code === '22021' || code === '22P05') return true;
+  const text = `${String(e?.driverError?.message ?? e?.message ?? '')} ${String(e?.driverError?.detail ?? e?.detail ?? '')}`;
+  return code === '22P02' && /unicode|surrogate/i.test(text);
 }
 
 function codeForStatus(status: number): string {

@@ -1,4 +1,5 @@
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidateIf } from 'class-validator';
 import type { FieldError } from '@vigil/contracts';
 import { DomainException } from './domain.exception';
 
@@ -28,4 +29,13 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => DomainException.validation(flatten(errors)),
   });
+}
+
+/**
+ * An optional field that may be omitted but not sent as null. `@IsOptional()` skips validation
+ * for null too, and an update then hands the null to code that takes a present field for a value
+ * (a NOT NULL column, a loop over a list): here a null is validated like any value, and refused.
+ */
+export function OptionalNotNull(): PropertyDecorator {
+  return ValidateIf((_object: unknown, value: unknown) => value !== undefined);
 }

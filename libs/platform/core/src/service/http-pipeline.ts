@@ -62,8 +62,27 @@ export function correlationMiddleware(logger: Logger, registry: Registry, tracer
 }
 
 /**
+ * Deepest nesting of arrays and objects a JSON body may have. Validation and transformation recurse
+ * over a body, and a body of 1 MiB can nest a hundred thousand levels: far past any request this
+ * API takes (audit record details included), and enough to exhaust the stack.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** True when the value nests arrays or objects deeper than `max` levels (checked without recursion). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (stack.length) {
+    const { value: v, depth } = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const inner of Array.isArray(v) ? v : Object.values(v)) if (inner !== null && typeof inner === 'object') stack.push({ value: inner, depth: depth + 1 });
+  }
+  return false;
+}
+
+/**
  * JSON and form bodies, with parse and size errors answered as problem documents (the stock
- * body parser answers them as HTML).
+ * body parser answers them as HTML), and JSON nested deeper than MAX_JSON_DEPTH refused.
  */
 export function bodyParsers(logger: Logger, jsonLimit: string) {
   const json = express.json({ limit: jsonLimit, strict: false });
@@ -71,7 +90,17 @@ export function bodyParsers(logger: Logger, jsonLimit: string) {
   return (req: Request, res: Response, next: NextFunction) => {
     const parser = req.is('application/x-www-form-urlencoded') ? form : json;
     parser(req, res, (error?: unknown) => {
-      if (!error) return next();
+      if (!error) {
+        if (nestedDeeperThan(req.body, MAX_JSON_DEPTH)) {
+          return writeProblem(
+            req,
+            res,
+            { status: 400, code: CommonErrorCode.ValidationFailed, detail: `The body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`, errors: [{ field: '$', message: `must not nest deeper than ${MAX_JSON_DEPTH} levels` }] },
+            logger,
+          );
+        }
+        return next();
+      }
       const type = (error as { type?: string }).type;
       if (type === 'entity.too.large') {
         return writeProblem(req, res, { status: 413, code: CommonErrorCode.PayloadTooLarge, detail: `The body is larger than ${jsonLimit}.` }, logger);

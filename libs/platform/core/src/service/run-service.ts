@@ -82,7 +82,7 @@ export async function startService<S extends ConfigSpec>(
   try {
     app.use(correlationMiddleware(logger, context.metrics, context.tracer));
     app.use(bodyParsers(logger, '1100kb'));
-    app.useGlobalPipes(createValidationPipe());
+    app.useGlobalPipes(...(definition.inputPipes?.() ?? []), createValidationPipe());
     const express = app.getHttpAdapter().getInstance() as { disable(setting: string): void; set(k: string, v: unknown): void };
     express.disable('x-powered-by');
     express.set('trust proxy', 'loopback');

@@ -1,4 +1,4 @@
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, PipeTransform } from '@nestjs/common';
 import type { Tracer } from '@opentelemetry/api';
 import type { Registry } from 'prom-client';
 import type { CommonConfig, ConfigOf, ConfigSpec, DatabaseConfig } from '../config/config';
@@ -47,6 +47,11 @@ export interface ServiceDefinition<S extends ConfigSpec = ConfigSpec> {
   usesDatabase: boolean;
   /** The root module, built from the validated configuration. */
   rootModule(context: ServiceContext<ConfigOf<S>>): unknown;
+  /**
+   * Global pipes that run before DTO validation, on the raw parameters and body (the gateway's
+   * check for U+0000 and lone surrogates: some validators throw on a lone surrogate).
+   */
+  inputPipes?: () => PipeTransform[];
   /** Last step before listening, once every route exists (e.g. the gateway's OpenAPI document). */
   configure?(app: INestApplication, context: ServiceContext<ConfigOf<S>>): void | Promise<void>;
 }
