@@ -202,11 +202,13 @@ interface PhaseResult {
   cpuPerEvent: number;
   pgCpuPerEvent: number;
   load: string;
+  loadBefore: string;
   expected?: Expected;
   policies?: number;
 }
 
 async function phase(withPolicies: boolean, clock: Clock): Promise<PhaseResult> {
+  const loadBefore = formatLoadAverage();
   const kafka = testKafka();
   const db = await createTestDatabase();
   const bus = new KafkaBus({ brokers: kafka.brokers, clientId: 'bench-ingest', prefix: kafka.prefix, logger });
@@ -283,6 +285,7 @@ async function phase(withPolicies: boolean, clock: Clock): Promise<PhaseResult> 
       cpuPerEvent,
       pgCpuPerEvent,
       load,
+      loadBefore,
       expected,
       policies: created,
     };
@@ -347,7 +350,7 @@ async function main() {
     `  ingest / COPY                        : ${(r.ingestRate / r.copyRate).toFixed(2)}\n` +
     `  CPU per record, this process         : ${r.cpuPerEvent.toFixed(1)} µs (event-ingest and the policy service)\n` +
     `  CPU per record, all PostgreSQL       : ${r.pgCpuPerEvent.toFixed(1)} µs (whole machine: other load counts)\n` +
-    `  load average after ingest            : ${r.load}\n`;
+    `  load average before / after          : ${r.loadBefore} / ${r.load}\n`;
   process.stdout.write(
     `\ningest benchmark: ${f(EVENTS)} records over 20 databases${PRODUCER_IDS ? ' with producer ids' : ''}, batch ${BATCH}, Kafka\n` +
       lines('A. no policies', none) +
