@@ -8,7 +8,7 @@
  *    data_protection masking, one with an alert; alerting with a threshold and field conditions)
  *    over the 20 databases the records name. They are created as users create them: POST
  *    /v1/policies on the gateway (auth, gateway, policy and event-ingest running), so their
- *    snapshots reach enforcement over policy.events.v1. Probe records (one per policy, made to
+ *    snapshots reach enforcement over policy.events.v1. Probe records (a set per policy, made to
  *    trigger it) are published until every policy has produced its outcome: only then are the
  *    policies known to be in force. Gateway, auth and that event-ingest are then stopped, so the
  *    measured processes are the same as in A; the measured event-ingest loads the policies at start
