@@ -16,7 +16,8 @@ export class PolicyCache implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly follower: PolicyFollower;
   private readonly logger: Logger;
   private lastDegradedLog = 0;
-  private waitedOnce = false;
+  /** The one wait at start, shared by every batch that asks while it runs. */
+  private startWait?: Promise<boolean>;
 
   constructor(
     @Inject(MESSAGE_BUS) bus: MessageBus,
@@ -52,8 +53,9 @@ export class PolicyCache implements OnApplicationBootstrap, OnModuleDestroy {
   async whenReady(timeoutMs = this.config.ENFORCEMENT_READY_TIMEOUT_MS): Promise<boolean> {
     if (this.follower.isLoaded) return true;
     // Wait once, at start; afterwards an instance still without the state does not slow every batch.
-    if (this.waitedOnce) return false;
-    this.waitedOnce = true;
-    return this.follower.whenLoaded(timeoutMs);
+    // Batches of other partitions that arrive during that wait share it: each must wait as the first
+    // does, not be enforced at once without the policies.
+    this.startWait ??= this.follower.whenLoaded(timeoutMs);
+    return this.startWait;
   }
 }
