@@ -245,7 +245,8 @@ describe('vigil CLI', () => {
         expect(replay.code).toBe(0);
         expect(JSON.parse(replay.stdout)).toMatchObject({ dry_run: true, changes: [], unmanaged: [] });
       }
-    });
+      // About twenty CLI processes, each a Node start: the default minute is too short on a busy machine.
+    }, 180_000);
 
     it('rejects a bad file before any call, naming the path and line of each bad field (exit 2)', async () => {
       writeFileSync(file(), ['policies:', '  cli-bad:', '    type: query_control', '    databases: [orders]', '    config: {}', '    enabeld: true'].join('\n'));
