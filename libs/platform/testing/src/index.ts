@@ -4,3 +4,4 @@ export * from './net';
 export * from './child-service';
 export * from './webhook-receiver';
 export * from './pdf';
+export * from './tcp-proxy';
