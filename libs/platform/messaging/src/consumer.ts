@@ -1,5 +1,5 @@
 import { deadLetterTopic, MessageHeaders } from '@vigil/contracts';
-import { pingDatabase, quoteIdent } from '@vigil/database';
+import { isConnectionFailure, pingDatabase, quoteIdent } from '@vigil/database';
 import { type Logger, type Registry, withCorrelationId } from '@vigil/platform';
 import { messagingMetrics, type MessagingMetrics } from './metrics';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -249,7 +249,9 @@ export class InboxConsumer<T> {
       }
     }
     // A failure that is really the database being away is not the messages' fault: redeliver later.
-    const up = await pingDatabase(this.deps.dataSource).catch(() => false);
+    // A lost or refused connection is enough: the database may be back by the time it is pinged,
+    // and the batch must not be judged (nor dead-lettered) on an error that says nothing about it.
+    const up = !isConnectionFailure(lastError) && (await pingDatabase(this.deps.dataSource).catch(() => false));
     if (!up) throw new DatabaseUnavailable(`database unavailable: ${(lastError as Error)?.message}`);
     throw lastError;
   }
