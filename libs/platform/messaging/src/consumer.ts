@@ -116,9 +116,13 @@ export class InboxConsumer<T> {
       if (decoded.ok) valid.push({ messageId: decoded.messageId, value: decoded.value, message });
       else rejected.push({ message, reason: decoded.reason });
     }
+    if (valid.length) await this.applyValid(valid);
+    // After the valid messages: when they cannot be applied (the database is away, a systemic
+    // failure), the batch comes again and its invalid messages must not be dead-lettered each time.
     await this.deadLetter(rejected);
-    if (!valid.length) return;
+  }
 
+  private async applyValid(valid: ConsumedMessage<T>[]): Promise<void> {
     try {
       await this.withRetries(() => this.apply(valid), this.options.maxAttempts ?? 4);
       this.consecutiveFailures = 0;
