@@ -23,4 +23,6 @@ module.exports = {
   moduleNameMapper,
   testMatch: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.kafka-spec.ts'],
   setupFiles: [resolve(root, 'tools/jest/setup.js')],
+  // Kafka suites get kafkajs with the internals the services replace (see the file).
+  setupFilesAfterEnv: [resolve(root, 'tools/jest/kafkajs-internals.js')],
 };

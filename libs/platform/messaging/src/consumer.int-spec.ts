@@ -129,6 +129,66 @@ describe('InboxConsumer on PostgreSQL', () => {
     });
   });
 
+  it('does not dead-letter a message whose transaction lost its database connection, even when the database is back at once', async () => {
+    const bus = new MemoryBus();
+    const dead: IncomingMessage[] = [];
+    await bus.subscribe({ groupId: 'dlq-tap', topics: [deadLetterTopic('cut')], handler: async (m) => void dead.push(...m) });
+    const options = consumerFixtureOptions('cut', 'cut-group');
+    let cuts = 0;
+    const consumer = new InboxConsumer(
+      { bus, dataSource, schema: FIXTURE_SCHEMA, logger },
+      {
+        ...options,
+        maxAttempts: 1,
+        handle: async (manager, messages) => {
+          // The server ends this session (as on a failover or a restart); the server stays up.
+          if (cuts++ === 0) await manager.query('SELECT pg_terminate_backend(pg_backend_pid())');
+          await options.handle(manager, messages);
+        },
+      },
+    );
+    const [envelope] = fixtureEnvelopes(1, 7000);
+    const message: IncomingMessage = { topic: 'cut', partition: 0, offset: '0', ...asMessage(envelope!) };
+    // Left uncommitted (the bus redelivers it), not dead-lettered as a poison message.
+    await expect(consumer.processBatch([message])).rejects.toThrow(/database unavailable/);
+    expect(dead).toEqual([]);
+    await consumer.processBatch([message]);
+    expect(await dataSource.query(`SELECT applied FROM fixture.effects WHERE message_id = 'msg-7000'`)).toEqual([{ applied: 1 }]);
+    expect(dead).toEqual([]);
+    await bus.close();
+  });
+
+  it('dead-letters an invalid message once, not on every redelivery of a batch held by a database failure', async () => {
+    const bus = new MemoryBus();
+    const dead: IncomingMessage[] = [];
+    await bus.subscribe({ groupId: 'dlq-tap', topics: [deadLetterTopic('held')], handler: async (m) => void dead.push(...m) });
+    const options = consumerFixtureOptions('held', 'held-group');
+    let cuts = 0;
+    const consumer = new InboxConsumer(
+      { bus, dataSource, schema: FIXTURE_SCHEMA, logger },
+      {
+        ...options,
+        maxAttempts: 1,
+        handle: async (manager, messages) => {
+          if (cuts++ < 2) await manager.query('SELECT pg_terminate_backend(pg_backend_pid())');
+          await options.handle(manager, messages);
+        },
+      },
+    );
+    const [envelope] = fixtureEnvelopes(1, 7100);
+    const batch: IncomingMessage[] = [
+      { topic: 'held', partition: 0, offset: '0', key: 'k', value: '{not json', headers: { [MessageHeaders.messageId]: 'broken-held' } },
+      { topic: 'held', partition: 0, offset: '1', ...asMessage(envelope!) },
+    ];
+    await expect(consumer.processBatch(batch)).rejects.toThrow(/database unavailable/);
+    await expect(consumer.processBatch(batch)).rejects.toThrow(/database unavailable/);
+    expect(dead).toEqual([]);
+    await consumer.processBatch(batch);
+    expect(dead.map((m) => m.headers[MessageHeaders.deadLetterReason])).toEqual(['value is not valid JSON']);
+    expect(await dataSource.query(`SELECT applied FROM fixture.effects WHERE message_id = 'msg-7100'`)).toEqual([{ applied: 1 }]);
+    await bus.close();
+  });
+
   it('treats a run of handler failures as systemic: dead-letters no more than the threshold, then waits and resumes when fixed', async () => {
     const bus = new MemoryBus();
     const dead: IncomingMessage[] = [];

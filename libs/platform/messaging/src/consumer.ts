@@ -1,5 +1,5 @@
 import { deadLetterTopic, MessageHeaders } from '@vigil/contracts';
-import { pingDatabase, quoteIdent } from '@vigil/database';
+import { isConnectionFailure, pingDatabase, quoteIdent } from '@vigil/database';
 import { SpanKind, type Tracer } from '@opentelemetry/api';
 import { extractTraceContext, inSpan, type Logger, type Registry, TraceHeaders, tracingEnabled, withCorrelationId } from '@vigil/platform';
 import { messagingMetrics, type MessagingMetrics } from './metrics';
@@ -119,9 +119,13 @@ export class InboxConsumer<T> {
       if (decoded.ok) valid.push({ messageId: decoded.messageId, value: decoded.value, message });
       else rejected.push({ message, reason: decoded.reason });
     }
+    if (valid.length) await this.applyValid(valid);
+    // After the valid messages: when they cannot be applied (the database is away, a systemic
+    // failure), the batch comes again and its invalid messages must not be dead-lettered each time.
     await this.deadLetter(rejected);
-    if (!valid.length) return;
+  }
 
+  private async applyValid(valid: ConsumedMessage<T>[]): Promise<void> {
     try {
       await this.withRetries(() => this.apply(valid), this.options.maxAttempts ?? 4);
       this.consecutiveFailures = 0;
@@ -282,7 +286,9 @@ export class InboxConsumer<T> {
       }
     }
     // A failure that is really the database being away is not the messages' fault: redeliver later.
-    const up = await pingDatabase(this.deps.dataSource).catch(() => false);
+    // A lost or refused connection is enough: the database may be back by the time it is pinged,
+    // and the batch must not be judged (nor dead-lettered) on an error that says nothing about it.
+    const up = !isConnectionFailure(lastError) && (await pingDatabase(this.deps.dataSource).catch(() => false));
     if (!up) throw new DatabaseUnavailable(`database unavailable: ${(lastError as Error)?.message}`);
     throw lastError;
   }

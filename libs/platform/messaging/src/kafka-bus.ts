@@ -237,6 +237,20 @@ export class KafkaBus implements MessageBus {
     }
   }
 
+  /** Each partition's end offset (the offset its next message gets), by partition: for tooling and tests. */
+  async endOffsets(topic: string): Promise<Map<number, bigint>> {
+    const admin = await this.getAdmin();
+    const offsets = await admin.fetchTopicOffsets(this.topic(topic));
+    return new Map(offsets.map((o) => [o.partition, BigInt(o.high)]));
+  }
+
+  /** The offset a consumer group has committed on each partition of `topic` (-1 where none). */
+  async committedOffsets(groupId: string, topic: string): Promise<Map<number, bigint>> {
+    const admin = await this.getAdmin();
+    const [entry] = await admin.fetchOffsets({ groupId: this.topic(groupId), topics: [this.topic(topic)] });
+    return new Map((entry?.partitions ?? []).map((p) => [p.partition, BigInt(p.offset)]));
+  }
+
   async ping(): Promise<boolean> {
     const admin = await this.getAdmin();
     await admin.describeCluster();

@@ -14,7 +14,9 @@
  *
  * All three are installed into Node's module cache under kafkajs's own paths, so kafkajs's `require`
  * finds them. This module must be imported before anything imports kafkajs: `kafka-bus.ts`, the
- * only importer, imports it first, and `kafkajsInternalsReplaced` says whether it took effect.
+ * only importer in services, imports it first, and `kafkajsInternalsReplaced` says whether it took
+ * effect. (Jest never reads Node's module cache: its Kafka suites get the same replacements through
+ * `kafkajsReplacements`, registered by tools/jest/kafkajs-internals.js.)
  *
  * The replacements are written against these exact files, so package.json pins `"kafkajs": "2.2.4"`
  * and the installed files are checked (version and SHA-256 of each replaced file) before anything
@@ -185,6 +187,21 @@ export function kafkajsInternalPaths() {
   };
 }
 
+/**
+ * Each replaced kafkajs module, by its path, and what replaces it given a loader of kafkajs's own
+ * module (the encoder subclasses the original). Production installs these into Node's module
+ * cache below; the jest setup of the Kafka suites (tools/jest/kafkajs-internals.js) registers the
+ * same ones in jest's module registry, which does not read Node's cache.
+ */
+export function kafkajsReplacements(): { path: string; replacement: (loadOriginal: () => unknown) => unknown }[] {
+  const paths = kafkajsInternalPaths();
+  return [
+    { path: paths.groupMessagesPerPartition, replacement: () => groupMessagesPerPartition },
+    { path: paths.crc32c, replacement: () => crc32c },
+    { path: paths.encoder, replacement: (loadOriginal) => poolingEncoder(loadOriginal() as EncoderClass) },
+  ];
+}
+
 function replaceKafkajsInternals(): boolean {
   // Never install replacements over files they were not written for (services refuse to start).
   if (kafkajsInternalsProblems.length) return false;
@@ -199,11 +216,9 @@ function replaceKafkajsInternals(): boolean {
     module.exports = exports;
     nodeRequire.cache[path] = module;
   };
-  install(paths.groupMessagesPerPartition, groupMessagesPerPartition);
-  install(paths.crc32c, crc32c);
-  // Loaded here first (it requires nothing of kafkajs that captures it), then swapped for the subclass.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  install(paths.encoder, poolingEncoder(nodeRequire(paths.encoder) as EncoderClass));
+  // The encoder's original is loaded here first (it requires nothing of kafkajs that captures it),
+  // then swapped for the subclass.
+  for (const { path, replacement } of kafkajsReplacements()) install(path, replacement(() => nodeRequire(path)));
   return true;
 }
 
@@ -212,12 +227,15 @@ export const kafkajsInternalsProblems: string[] = checkKafkajsInternals();
 
 export const kafkajsInternalsReplaced = replaceKafkajsInternals();
 
-/** Which replacements Node's module cache holds under kafkajs's paths (what kafkajs's own `require` gets). */
-export function installedKafkajsInternals() {
+/**
+ * Which replacements kafkajs's own `require` gets under its paths: by default what Node's module
+ * cache holds; `load` reads another module registry instead (jest's, in the Kafka suites).
+ */
+export function installedKafkajsInternals(load: (path: string) => unknown = (path) => nodeRequire.cache[path]?.exports) {
   const paths = kafkajsInternalPaths();
   return {
-    groupingInstalled: nodeRequire.cache[paths.groupMessagesPerPartition]?.exports === groupMessagesPerPartition,
-    crcInstalled: nodeRequire.cache[paths.crc32c]?.exports === crc32c,
-    encoderInstalled: (nodeRequire.cache[paths.encoder]?.exports as { pooling?: boolean } | undefined)?.pooling === true,
+    groupingInstalled: load(paths.groupMessagesPerPartition) === groupMessagesPerPartition,
+    crcInstalled: load(paths.crc32c) === crc32c,
+    encoderInstalled: (load(paths.encoder) as { pooling?: boolean } | undefined)?.pooling === true,
   };
 }

@@ -5,3 +5,4 @@ export * from './child-service';
 export * from './webhook-receiver';
 export * from './pdf';
 export * from './otlp-receiver';
+export * from './tcp-proxy';
