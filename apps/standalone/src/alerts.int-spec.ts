@@ -365,7 +365,17 @@ describe('alerts and alert destinations', () => {
       expect(JSON.parse(sent.body)).toMatchObject({ type: 'policy_violation', severity: 'critical', policy: { id: policy.body.id }, actor: { user: 'eve' } });
       const [alert] = (await api('GET', `/v1/alerts?database_id=${db}`)).body.data;
       expect(alert).toMatchObject({ policy_id: policy.body.id, type: 'policy_violation', status: 'open' });
-      await new Promise((r) => setTimeout(r, 500));
+      // An alert's deliveries are queued in the transaction that raises or updates it. One more
+      // matching event updates the same alert; once its occurrence count has moved, every earlier
+      // update's deliveries are queued too, so the queue shows every destination it will ever reach.
+      // (Fails when policy channels are ignored: checked by routing to every destination whose
+      // filters accept the alert — a delivery row for /channel-other.)
+      const occurrences = async () => (await system.db.query<{ n: number }>(`SELECT occurrences AS n FROM delivery.alerts WHERE id = $1`, [alert.id]))[0]!.n;
+      const before = await occurrences();
+      await ingest([{ type: 'database.query', database_id: db, details: { user: 'eve', query: 'DROP TABLE users', source_ip: '192.0.2.1' } }]);
+      await waitFor(async () => (await occurrences()) > before, 10_000, 'the alert updated by the marker event');
+      const queued = await system.db.query<{ destination_id: string }>(`SELECT DISTINCT destination_id FROM delivery.alert_deliveries WHERE alert_id = $1`, [alert.id]);
+      expect(queued).toEqual([{ destination_id: named.id }]);
       expect(receiver.on('/channel-other')).toHaveLength(0);
     }, 40_000);
 

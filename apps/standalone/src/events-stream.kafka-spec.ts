@@ -77,6 +77,20 @@ describe('event stream on Kafka, two gateway replicas', () => {
     return response.body.ids as string[];
   };
 
+  /**
+   * Ingests one more event and waits until every client has it. Each stream delivers in commit
+   * order, so once a client has it, any copy of an earlier event it was going to get has come too.
+   * (Fails when a stream sends an event twice: checked by writing every event twice in the
+   * gateway's stream — a duplicate id.)
+   */
+  const marker = async (...clients: { ids: string[] }[]) => {
+    const response = await http(system.gatewayUrl, 'POST', '/v1/events/ingest', { token, body: { events: [{ type: 'database.query', database_id: 'db_k0', details: { query: 'SELECT marker' } }] } });
+    expect(response.status).toBe(202);
+    const [id] = response.body.ids as string[];
+    await waitFor(() => clients.every((c) => c.ids.includes(id!)), 60_000, 'the marker event behind them');
+    return id!;
+  };
+
   it('delivers every event to every replica once, in commit order, across partitions', async () => {
     const a = collect(system.gatewayUrl);
     const b = collect(secondUrl);
@@ -86,10 +100,11 @@ describe('event stream on Kafka, two gateway replicas', () => {
     const produced: string[] = [];
     for (let round = 0; round < 5; round++) produced.push(...(await ingest(round)));
     await waitFor(() => a.ids.length >= produced.length && b.ids.length >= produced.length, 60_000, 'both replicas received everything');
-    await new Promise((r) => setTimeout(r, 500));
+    await marker(a, b);
     expect(a.ids.filter((id) => produced.includes(id))).toEqual(produced);
     expect(b.ids.filter((id) => produced.includes(id))).toEqual(produced);
     expect(new Set(a.ids).size).toBe(a.ids.length);
+    expect(new Set(b.ids).size).toBe(b.ids.length);
     a.close();
     b.close();
   }, 120_000);
@@ -108,8 +123,8 @@ describe('event stream on Kafka, two gateway replicas', () => {
     produced.push(...(await ingest(13)));
     const start = produced.indexOf(a.ids[0]!);
     await waitFor(() => a.ids.length + b.ids.length >= produced.length - start, 60_000, 'the rest on the other replica');
-    await new Promise((r) => setTimeout(r, 500));
-    expect([...a.ids, ...b.ids]).toEqual(produced.slice(start));
+    const markerId = await marker(b);
+    expect([...a.ids, ...b.ids.filter((id) => id !== markerId)]).toEqual(produced.slice(start));
     b.close();
   }, 120_000);
 });

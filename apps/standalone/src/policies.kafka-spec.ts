@@ -86,9 +86,14 @@ describe('policy enforcement through Kafka', () => {
       { type: 'database.query', database_id: 'db_kafka_pol', details: { user: 'eve', query: 'DROP TABLE while disabled' } },
       { id: marker, type: 'database.query', database_id: 'db_kafka_pol', details: { user: 'eve', query: 'SELECT 1' } },
     ]);
-    // The record after it is stored, so the disabled-time record was evaluated too.
+    // The record after it is stored, so the disabled-time record was evaluated too; its policy
+    // outcomes were stored with it, and a violation record exists only for a stored policy.violation
+    // event: the policy's outcomes are still the one from before, so no later violation can appear.
+    // (Fails when a disabled policy is still enforced: checked by keeping disabled policies in the
+    // engine — 2 outcomes.)
     await waitFor(async () => (await system.db.query(`SELECT 1 FROM event_ingest.events WHERE producer_id = $1`, [marker])).length > 0, 30_000, 'the marker stored');
-    await new Promise((r) => setTimeout(r, 1000));
+    const outcomes = await system.db.query<{ violation_id: string }>(`SELECT details->>'violation_id' AS violation_id FROM event_ingest.events WHERE policy_id = $1`, [id]);
+    expect(outcomes).toEqual([{ violation_id: violation.id }]);
     expect(await violationCount(id)).toBe(1);
 
     expect((await api('DELETE', `/v1/policies/${id}`)).body).toEqual({ deleted: true, id });

@@ -12,7 +12,7 @@ import { CaptureBuffer, type RecordSink } from './capture-buffer';
 /**
  * The broker is unreachable while clients work through the proxy: captures pile up in memory,
  * spill to disk, survive a restart of the buffer, and all reach audit.ingest on the real broker
- * once it is reachable — none lost, none stored twice (producer ids).
+ * once it is reachable — none lost, none published twice (every copy on the topic is counted).
  */
 const logger = createLogger('pg-proxy', 'silent');
 let db: TestDatabase;
@@ -61,26 +61,47 @@ it('buffers and spills captures while the broker is down, and delivers every one
   // A new process (same spill directory) with the broker reachable drains the segments.
   const up = new KafkaBus({ brokers: kafka.brokers, clientId: 'up', prefix: kafka.prefix, logger });
   await up.ensureTopics(TopicSpecs);
+  // Every copy that reaches the topic is counted, not only distinct ids: a segment published twice
+  // shows as copies > distinct.
   const received = new Map<string, number>();
+  const markersSeen = new Map<string, number>();
   const reader = await up.subscribe({
     groupId: `reader-${kafka.prefix}`,
     topics: [Topics.auditIngest],
     handler: async (messages) => {
       for (const m of messages) {
-        const record = JSON.parse(m.value) as { id: string; details: { client_application?: string } };
-        if (record.details.client_application === 'broker-down') received.set(record.id, (received.get(record.id) ?? 0) + 1);
+        const record = JSON.parse(m.value) as { id: string; details?: { client_application?: string } };
+        if (record.details?.client_application === 'broker-down') received.set(record.id, (received.get(record.id) ?? 0) + 1);
+        if (record.id.startsWith('marker-')) markersSeen.set(record.id, m.partition);
       }
     },
   });
   const buffer = new CaptureBuffer({ sink: up, logger, maxRecords: 20, spillDir, maxSpillBytes: 10_000_000, publishTimeoutMs: 10_000, failMode: () => 'open' });
-  expect(buffer.depth).toBe(expected);
-  buffer.start();
-  await waitFor(() => buffer.depth === 0, 30_000, 'the spill to drain');
-  await waitFor(() => received.size === expected, 30_000, `all ${expected} records on audit.ingest`);
-  expect(readdirSync(spillDir).filter((n) => n.endsWith('.jsonl'))).toEqual([]);
-  await buffer.stop();
-  await reader.stop();
-  await up.close();
+  try {
+    expect(buffer.depth).toBe(expected);
+    buffer.start();
+    await waitFor(() => buffer.depth === 0, 30_000, 'the spill to drain');
+    await waitFor(() => received.size === expected, 30_000, `all ${expected} records on audit.ingest`);
+    expect(readdirSync(spillDir).filter((n) => n.endsWith('.jsonl'))).toEqual([]);
+    await buffer.stop();
+
+    // Once the buffer has stopped it publishes nothing more. A marker published after that on every
+    // partition is read only after everything before it on that partition, so once every marker is
+    // in, any second copy the buffer sent is in too. (Fails when a drained segment is published twice:
+    // checked by calling sink.publish twice in CaptureBuffer.publish — copies became 126.)
+    const markers = Array.from({ length: 30 }, (_, i) => ({ key: `marker-key-${i}`, value: JSON.stringify({ id: `marker-${i}` }), headers: {} }));
+    await up.publish([{ topic: Topics.auditIngest, messages: markers }]);
+    await waitFor(() => markersSeen.size === markers.length, 30_000, 'the markers after the drained records');
+    const partitions = TopicSpecs.find((t) => t.name === Topics.auditIngest)!.partitions;
+    expect(new Set(markersSeen.values()).size).toBe(partitions);
+    const copies = [...received.values()].reduce((sum, n) => sum + n, 0);
+    expect({ distinct: received.size, copies }).toEqual({ distinct: expected, copies: expected });
+  } finally {
+    // Stopped on failure too: an open consumer keeps the test process alive.
+    await buffer.stop();
+    await reader.stop();
+    await up.close();
+  }
 }, 120_000);
 
 it('fail-closed: refuses statements once memory and spill space are full; fail-open keeps serving and counts the loss', async () => {

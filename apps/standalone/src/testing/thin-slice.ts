@@ -38,16 +38,27 @@ export function thinSliceScenarios(system: () => { gatewayUrl: string; adminPass
     }
   });
 
+  /** How many events are stored for a database id: read back through the list endpoint, which counts every row. */
+  const storedFor = async (token: string, databaseId: string): Promise<number> => {
+    const listed = await http(base(), 'GET', `/v1/events?database_id=${databaseId}&limit=1000`, { token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.events).toHaveLength(listed.body.pagination.total);
+    return listed.body.pagination.total;
+  };
+
+  // Fails when a retried producer id stores a second row (checked by storing the retried record
+  // again while still answering with the earlier id: the count became 3).
   it('ingests records over HTTP, gives evt_ ids in order, and serves each by id', async () => {
     const token = await admin();
     const producerId = `e2e-${Date.now()}`;
+    const databaseId = `db_e2e_${Date.now()}`;
     const response = await http(base(), 'POST', '/v1/events/ingest', {
       token,
       headers: { 'x-correlation-id': 'e2e-correlation-1' },
       body: {
         events: [
-          { id: producerId, type: 'database.query', database_id: 'db_e2e', details: { user: 'alice', query: 'SELECT 1', session_id: 'sess_1' } },
-          { type: 'user.login_failed', database_id: 'db_e2e', timestamp: '2026-01-01T10:00:00.000Z', details: { user: 'mallory', session_id: 'sess_1' } },
+          { id: producerId, type: 'database.query', database_id: databaseId, details: { user: 'alice', query: 'SELECT 1', session_id: 'sess_1' } },
+          { type: 'user.login_failed', database_id: databaseId, timestamp: '2026-01-01T10:00:00.000Z', details: { user: 'mallory', session_id: 'sess_1' } },
         ],
       },
     });
@@ -59,30 +70,40 @@ export function thinSliceScenarios(system: () => { gatewayUrl: string; adminPass
 
     const one = await http(base(), 'GET', `/v1/events/${first}`, { token });
     expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ id: first, type: 'database.query', severity: 'info', database_id: 'db_e2e', details: { user: 'alice', query: 'SELECT 1' } });
+    expect(one.body).toMatchObject({ id: first, type: 'database.query', severity: 'info', database_id: databaseId, details: { user: 'alice', query: 'SELECT 1' } });
     expect(Number.isInteger(one.body.context.risk_score)).toBe(true);
     expect(one.body.related_events).toEqual([second]);
     const two = await http(base(), 'GET', `/v1/events/${second}`, { token });
     expect(two.body).toMatchObject({ type: 'user.login_failed', severity: 'warning', timestamp: '2026-01-01T10:00:00.000Z' });
 
+    // A valid batch stores exactly its records.
+    expect(await storedFor(token, databaseId)).toBe(2);
+
     // The producer id is an idempotency key: a retry gets the same id and stores nothing new.
-    const retry = await http(base(), 'POST', '/v1/events/ingest', { token, body: { events: [{ id: producerId, type: 'database.query', database_id: 'db_e2e' }] } });
+    const retry = await http(base(), 'POST', '/v1/events/ingest', { token, body: { events: [{ id: producerId, type: 'database.query', database_id: databaseId }] } });
     expect(retry.status).toBe(202);
     expect(retry.body.ids).toEqual([first]);
+    expect(await storedFor(token, databaseId)).toBe(2);
   });
 
+  // Fails when the batch is not all-or-nothing (checked by storing the valid records of a refused
+  // batch before answering 400: the count was 1).
   it('refuses a batch with one invalid record as 400 with field paths, storing none of it', async () => {
     const token = await admin();
     const producerId = `e2e-invalid-${Date.now()}`;
+    const databaseId = `db_e2e_invalid_${Date.now()}`;
     const response = await http(base(), 'POST', '/v1/events/ingest', {
       token,
-      body: { events: [{ id: producerId, type: 'database.query', database_id: 'db_e2e' }, { type: 'database.nope', database_id: 'db_e2e' }] },
+      body: { events: [{ id: producerId, type: 'database.query', database_id: databaseId }, { type: 'database.nope', database_id: databaseId }] },
     });
     expect(response.status).toBe(400);
     expect(response.body.errors).toEqual([{ field: 'events[1].type', message: expect.any(String) }]);
-    // Had the first record been stored, its producer id would now return its old id.
-    const again = await http(base(), 'POST', '/v1/events/ingest', { token, body: { events: [{ id: producerId, type: 'database.query', database_id: 'db_e2e' }] } });
+    expect(await storedFor(token, databaseId)).toBe(0);
+    // The same records without the invalid one are then stored, exactly once each: the refusal left
+    // nothing behind that the producer id would collide with.
+    const again = await http(base(), 'POST', '/v1/events/ingest', { token, body: { events: [{ id: producerId, type: 'database.query', database_id: databaseId }] } });
     expect(again.status).toBe(202);
+    expect(await storedFor(token, databaseId)).toBe(1);
   });
 
   it.each([

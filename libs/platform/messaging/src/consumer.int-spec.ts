@@ -194,6 +194,10 @@ describe('InboxConsumer on PostgreSQL', () => {
     const dead: IncomingMessage[] = [];
     await bus.subscribe({ groupId: 'dlq-tap', topics: [deadLetterTopic('systemic')], handler: async (m) => void dead.push(...m) });
     let broken = true;
+    // Set when the first message (dead-lettered first) is handed over again after the third dead
+    // letter: the batch came back, which happens only once the failure past the threshold has been
+    // handled — by then a fourth dead letter, had there been one, is already in.
+    let redelivered = false;
     const options = consumerFixtureOptions('systemic', 'systemic-group');
     const consumer = new InboxConsumer(
       { bus, dataSource, schema: FIXTURE_SCHEMA, logger },
@@ -202,6 +206,7 @@ describe('InboxConsumer on PostgreSQL', () => {
         maxAttempts: 1,
         systemicFailureThreshold: 3,
         handle: async (manager, messages) => {
+          if (dead.length >= 3 && messages.some((m) => m.messageId === 'msg-6000')) redelivered = true;
           if (broken) throw new Error('bad deploy');
           await options.handle(manager, messages);
         },
@@ -211,7 +216,9 @@ describe('InboxConsumer on PostgreSQL', () => {
     const envelopes = fixtureEnvelopes(8, 6000);
     void bus.publish([{ topic: 'systemic', messages: envelopes.map(asMessage) }]).catch(() => undefined);
     await waitFor(() => dead.length >= 3, 20_000, 'first dead letters');
-    await new Promise((r) => setTimeout(r, 1500));
+    // (Fails when systemic failures are not detected: checked by raising the threshold past the
+    // batch — every message dead-lettered, the batch never comes back.)
+    await waitFor(() => redelivered, 20_000, 'the held batch handed over again');
     expect(dead).toHaveLength(3);
 
     broken = false;
