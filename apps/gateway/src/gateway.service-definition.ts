@@ -1,5 +1,6 @@
 import { VIGIL_VERSION } from '@vigil/contracts';
 import type { ConfigOf, ServiceConfigBase, ServiceDefinition } from '@vigil/platform';
+import { trustsHop } from './client-address/client-address';
 import { gatewayConfigSpec } from './config/gateway.config';
 import { GatewayModule } from './gateway.module';
 import { setupOpenApi } from './openapi/openapi.document';
@@ -12,7 +13,11 @@ export const gatewayService: ServiceDefinition<typeof gatewayConfigSpec> = {
   defaultPort: 3000,
   usesDatabase: false,
   rootModule: (context) => GatewayModule.forRoot(context),
-  configure: (app) => {
+  configure: (app, context) => {
+    // Express's own view (req.protocol, req.hostname for the OAuth issuer) trusts the same proxies
+    // as the client address (ClientAddresses).
+    const express = app.getHttpAdapter().getInstance() as { set(k: string, v: unknown): void };
+    express.set('trust proxy', trustsHop((context.config as GatewayConfig).TRUST_PROXY));
     setupOpenApi(app, VIGIL_VERSION);
   },
 };

@@ -1,5 +1,6 @@
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeysController } from '../api-keys/api-keys.controller';
+import { ClientAddresses } from '../client-address/client-addresses';
 import { OAuthController } from '../oauth/oauth.controller';
 import { OAuthClientsController } from '../oauth/oauth-clients.controller';
 import { RateLimiter } from '../rate-limit/rate-limiter';
@@ -25,6 +26,7 @@ export const accessProviders = [
   GatewayPassport,
   Authenticator,
   RateLimiter,
+  ClientAddresses,
   RevocationsSubscriber,
   { provide: APP_GUARD, useClass: GatewayAuthGuard },
 ];

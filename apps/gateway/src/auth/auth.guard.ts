@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiExtension } from '@nestjs/swagger';
 import { Reflector } from '@nestjs/core';
 import { CommonErrorCode, DomainException, IS_PUBLIC } from '@vigil/platform';
 import type { Request, Response } from 'express';
+import { ClientAddresses } from '../client-address/client-addresses';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { ApiKeyCache } from './api-key.cache';
 import { Authenticator, unauthorized } from './authenticator';
@@ -37,6 +38,7 @@ export class GatewayAuthGuard implements CanActivate {
     @Inject(Authenticator) private readonly authenticator: Authenticator,
     @Inject(RateLimiter) private readonly limiter: RateLimiter,
     @Inject(ApiKeyCache) private readonly apiKeys: ApiKeyCache,
+    @Inject(ClientAddresses) private readonly clients: ClientAddresses,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -45,7 +47,7 @@ export class GatewayAuthGuard implements CanActivate {
     const res = context.switchToHttp().getResponse<Response>();
     const targets = [context.getHandler(), context.getClass()];
     const rule = this.limiter.rules.forRoute(req.method, routePattern(req));
-    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const ip = this.clients.of(req);
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) {
       await this.limiter.consume(`ip:${ip}`, rule, res);
       return true;
