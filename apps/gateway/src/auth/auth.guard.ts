@@ -28,8 +28,9 @@ export function routePattern(req: Request): string {
  * Every route needs a valid credential unless marked @Public(), and its declared scope. Missing,
  * invalid, expired or revoked credentials: 401 with WWW-Authenticate; valid but short of scope:
  * 403 naming it. Rate limits are counted here too: public routes per client IP before anything
- * is checked (so password guessing is limited), failed authentications per IP, the rest per
- * credential.
+ * is checked (so password guessing is limited), failed authentications per IP (an address past
+ * that limit is refused before its credential is checked), the rest per credential. The client
+ * address comes from ClientAddresses (TRUST_PROXY).
  */
 @Injectable()
 export class GatewayAuthGuard implements CanActivate {
@@ -53,6 +54,9 @@ export class GatewayAuthGuard implements CanActivate {
       return true;
     }
 
+    // An address that has spent its budget of refused credentials is turned away before its
+    // credential is looked at: guessing keys or tokens costs auth nothing once the limit is hit.
+    await this.limiter.refuseIfSpent(`ip:${ip}`, this.limiter.rules.unauthenticated, res);
     let principal: Principal;
     try {
       principal = await this.authenticator.authenticate(req, res);

@@ -21,12 +21,13 @@ export function parseTrustProxy(raw: string): Parsed {
     return { ok: true, value: hops === 0 ? undefined : { kind: 'hops', hops } };
   }
   const items = text.split(',').map((s) => s.trim());
-  const bad = items.filter((item) => !item || parseCidr(item) === undefined);
+  const ranges = items.map((item) => (item ? parseCidr(item) : undefined));
+  const bad = items.filter((_item, i) => ranges[i] === undefined);
   if (bad.length) {
     const shown = bad.map((b) => `"${b.length > 45 ? `${b.slice(0, 42)}...` : b}"`).join(', ');
     return { ok: false, message: `has invalid CIDR ranges ${shown} (each must be an IPv4 or IPv6 address or range such as 10.0.0.0/8 or fd00::/8; or give a hop count)` };
   }
-  return { ok: true, value: { kind: 'cidrs', ranges: items.map((item) => parseCidr(item)!) } };
+  return { ok: true, value: { kind: 'cidrs', ranges: ranges.filter((r): r is Cidr => r !== undefined) } };
 }
 
 /** Express's `trust proxy` as a function: whether the address `hop` steps from the socket is a trusted proxy. */
@@ -42,7 +43,7 @@ export function trustsHop(trust: TrustProxy | undefined): (address: string, hop:
 /** `::ffff:203.0.113.7` and `203.0.113.7` are one client: one rate-limit bucket, one recorded address. */
 function normalize(address: string): string {
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  return mapped ? mapped[1]! : address;
+  return mapped?.[1] ?? address;
 }
 
 /**
@@ -68,8 +69,7 @@ export function resolveClientAddress(
     .filter(Boolean)
     .reverse();
   let client = peer;
-  for (let i = 0; i < hops.length; i++) {
-    const candidate = hops[i]!;
+  for (const [i, candidate] of hops.entries()) {
     if (parseIp(candidate) === undefined) return client;
     client = normalize(candidate.replace(/^\[|\]$/g, ''));
     if (!trusted(client, i + 1)) return client;
