@@ -13,4 +13,6 @@ export const authConfigSpec = {
   JWT_AUDIENCE: env.string({ default: 'vigil-api' }),
   ACCESS_TOKEN_TTL_SECONDS: env.int({ min: 60, max: 86_400, default: 3600 }),
   REFRESH_TOKEN_TTL_SECONDS: env.int({ min: 3600, max: 90 * 86_400, default: 30 * 86_400 }),
+  /** How often expired authorization requests, codes and refresh tokens are deleted. */
+  AUTH_PURGE_INTERVAL_SECONDS: env.int({ min: 1, max: 86_400, default: 3600 }),
 };
