@@ -34,4 +34,11 @@ describe('problem documents', () => {
     expect(doc.error_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(JSON.stringify(doc)).not.toContain('postgres://');
   });
+
+  it('repeat a 429\'s Retry-After as retry_after, and only on 429', () => {
+    const limited = toProblemDocument(toProblemParts(new DomainException(429, 'rate_limited', 'slow down', undefined, { 'Retry-After': '7' })), '/x', 'c');
+    expect(limited.retry_after).toBe(7);
+    const unavailable = toProblemDocument(toProblemParts(new DomainException(503, 'unavailable', 'later', undefined, { 'Retry-After': '7' })), '/x', 'c');
+    expect(unavailable).not.toHaveProperty('retry_after');
+  });
 });
