@@ -7,6 +7,8 @@ import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { authMigrations } from './database/migrations';
 import { AUTH_SCHEMA } from './database/schema';
+import { ExpiredGrantsPurger } from './maintenance/expired-grants.purger';
+import { ExpiredGrantsRepository } from './maintenance/expired-grants.repository';
 import { OAuthController } from './oauth/oauth.controller';
 import { OAuthRepository } from './oauth/oauth.repository';
 import { OAuthService } from './oauth/oauth.service';
@@ -41,6 +43,8 @@ export class AuthModule {
         ApiKeysService,
         OAuthRepository,
         OAuthService,
+        ExpiredGrantsRepository,
+        ExpiredGrantsPurger,
       ],
     };
   }

@@ -1,5 +1,6 @@
 import { VIGIL_VERSION } from '@vigil/contracts';
 import { type ConfigOf, type ServiceConfigBase, type ServiceDefinition, UnstorableTextPipe } from '@vigil/platform';
+import { trustsHop } from './client-address/client-address';
 import { gatewayConfigSpec } from './config/gateway.config';
 import { GatewayModule } from './gateway.module';
 import { setupOpenApi } from './openapi/openapi.document';
@@ -16,7 +17,11 @@ export const gatewayService: ServiceDefinition<typeof gatewayConfigSpec> = {
   // string the handlers read, except audit records (stored escaped by event-ingest), is refused
   // with a 400 naming the field when it holds U+0000 or a lone surrogate.
   inputPipes: () => [new UnstorableTextPipe()],
-  configure: (app) => {
+  configure: (app, context) => {
+    // Express's own view (req.protocol, req.hostname for the OAuth issuer) trusts the same proxies
+    // as the client address (ClientAddresses).
+    const express = app.getHttpAdapter().getInstance() as { set(k: string, v: unknown): void };
+    express.set('trust proxy', trustsHop((context.config as GatewayConfig).TRUST_PROXY));
     setupOpenApi(app, VIGIL_VERSION);
   },
 };

@@ -27,6 +27,8 @@ describe('access across gateway replicas (Kafka, Redis)', () => {
         DELIVERY_RPC_ADDRESS: rpc('delivery'),
         REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
         RATE_LIMIT_LOGIN_PER_MINUTE: '6',
+        // Loopback is the peer; without X-Forwarded-For it is also the client.
+        TRUST_PROXY: '127.0.0.1/32',
         LOG_LEVEL: 'warn',
       });
       replicas.push({ process: child, url: `http://127.0.0.1:${port}` });
@@ -48,12 +50,26 @@ describe('access across gateway replicas (Kafka, Redis)', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) {
       const target = i % 2 === 0 ? a! : b!;
-      const response = await http(target.url, 'POST', '/v1/auth/login', { body: { email: 'admin@example.com', password: `guess-${i}` } });
+      // One e-mail per attempt: the per-account back-off is the next test's.
+      const response = await http(target.url, 'POST', '/v1/auth/login', { body: { email: `guess-${i}@example.com`, password: `guess-${i}` } });
       statuses.push(response.status);
       if (response.status === 429) expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
     }
     // 6 per minute in all, not 6 per replica: the 7th and 8th are refused, whichever replica they hit.
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
+  }, 60_000);
+
+  it('backs off one account across both replicas (shared counters), whichever addresses the attempts come from', async () => {
+    const [a, b] = replicas;
+    const email = `shared-${Date.now()}@example.com`;
+    const attempt = (target: { url: string }, i: number) =>
+      http(target.url, 'POST', '/v1/auth/login', { body: { email, password: `guess-${i}` }, headers: { 'x-forwarded-for': `198.51.100.${i + 1}` } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await attempt(i % 2 === 0 ? a! : b!, i)).status);
+    const locked = await attempt(b!, 5);
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+    expect(locked.status).toBe(429);
+    expect(locked.body).toMatchObject({ code: 'rate_limited', retry_after: 1 });
   }, 60_000);
 
   it('refuses a revoked key at once on the other replica (shared marker), and on a replica without Redis once the revocation arrives over Kafka', async () => {

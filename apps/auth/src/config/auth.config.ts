@@ -1,12 +1,18 @@
 import { encryptionConfigSpec, env } from '@vigil/platform';
+import { adminPasswordField } from './admin-password';
 
 export const authConfigSpec = {
   ...encryptionConfigSpec,
-  /** The first administrator, created or updated at every start with scope `admin`. */
+  /**
+   * The bootstrap administrator, created or updated at every start with scope `admin`; an account
+   * with this e-mail that auth did not create this way stops the start (docs/access.md).
+   */
   AUDIT_ADMIN_EMAIL: env.string({ default: 'admin@vigil.local' }),
-  AUDIT_ADMIN_PASSWORD: env.optionalString({ secret: true }),
+  AUDIT_ADMIN_PASSWORD: adminPasswordField,
   JWT_ISSUER: env.string({ default: 'vigil' }),
   JWT_AUDIENCE: env.string({ default: 'vigil-api' }),
   ACCESS_TOKEN_TTL_SECONDS: env.int({ min: 60, max: 86_400, default: 3600 }),
   REFRESH_TOKEN_TTL_SECONDS: env.int({ min: 3600, max: 90 * 86_400, default: 30 * 86_400 }),
+  /** How often expired authorization requests, codes and refresh tokens are deleted. */
+  AUTH_PURGE_INTERVAL_SECONDS: env.int({ min: 1, max: 86_400, default: 3600 }),
 };

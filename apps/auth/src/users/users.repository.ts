@@ -7,6 +7,8 @@ export interface UserRow {
   password_hash: string;
   scopes: string[];
   created_at?: Date;
+  /** The account the start-up bootstrap owns (AUDIT_ADMIN_EMAIL). */
+  bootstrap?: boolean;
 }
 
 @Injectable()
@@ -15,7 +17,7 @@ export class UsersRepository {
 
   async findByEmail(email: string): Promise<UserRow | null> {
     const rows: UserRow[] = await this.dataSource.query(
-      `SELECT id, email, password_hash, scopes FROM auth.users WHERE lower(email) = lower($1)`,
+      `SELECT id, email, password_hash, scopes, bootstrap FROM auth.users WHERE lower(email) = lower($1)`,
       [email],
     );
     return rows[0] ?? null;
@@ -31,13 +33,20 @@ export class UsersRepository {
     return row.n;
   }
 
-  async upsertByEmail(user: UserRow): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO auth.users (id, email, password_hash, scopes) VALUES ($1, $2, $3, $4)
+  /**
+   * Creates the bootstrap account or updates it, in one statement; an account with the e-mail that
+   * is not the bootstrap's is left untouched (false), even if it appeared a moment ago.
+   */
+  async upsertBootstrap(user: UserRow): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `INSERT INTO auth.users (id, email, password_hash, scopes, bootstrap) VALUES ($1, $2, $3, $4, true)
        ON CONFLICT ((lower(email))) DO UPDATE SET password_hash = EXCLUDED.password_hash,
-         scopes = EXCLUDED.scopes, updated_at = now()`,
+         scopes = EXCLUDED.scopes, updated_at = now()
+         WHERE auth.users.bootstrap
+       RETURNING id`,
       [user.id, user.email, user.password_hash, user.scopes],
     );
+    return rows.length === 1;
   }
 
   /** Inserts a user; false when the e-mail address is taken. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { CreateUserRequest, AccessPage, AccessPageRequest, UserResponse } from '@vigil/contracts';
 import { newId } from '@vigil/domain';
-import { CONFIG, DomainException, LOGGER, type Logger, StartNotices } from '@vigil/platform';
+import { CONFIG, DomainException, LOGGER, type Logger, StartNotices, StartRefused } from '@vigil/platform';
 import type { AuthConfig } from '../auth.service-definition';
 import { hashPassword } from './password-hasher';
 import { type UserRow, UsersRepository } from './users.repository';
@@ -15,6 +15,14 @@ export function toUserResponse(row: UserRow): UserResponse {
   return { id: row.id, email: row.email, scopes: row.scopes, created_at: (row.created_at ?? new Date()).toISOString() };
 }
 
+function notTheBootstrapAccount(email: string): StartRefused {
+  return new StartRefused(
+    `AUDIT_ADMIN_EMAIL (${email}) belongs to an existing account that was not created as the bootstrap administrator; ` +
+      'it is left as it is (not made an administrator, password not changed). Set AUDIT_ADMIN_EMAIL to an address no account uses ' +
+      '(docs/access.md, "Bootstrap administrator").',
+  );
+}
+
 @Injectable()
 export class UsersService implements OnApplicationBootstrap {
   constructor(
@@ -25,10 +33,13 @@ export class UsersService implements OnApplicationBootstrap {
   ) {}
 
   /**
-   * AUDIT_ADMIN_EMAIL/AUDIT_ADMIN_PASSWORD create or update the first administrator at start. With
-   * no password configured and no administrator yet, one is generated and shown once, in the
+   * AUDIT_ADMIN_EMAIL/AUDIT_ADMIN_PASSWORD create or update the bootstrap administrator at start.
+   * With no password configured and no administrator yet, one is generated and shown once, in the
    * start-up banner (never in a log line of its own); later starts find the administrator and
-   * show nothing.
+   * show nothing. An account with that e-mail that the bootstrap did not create (a user added
+   * through the API) is never made an administrator nor given the configured password: the start
+   * is refused instead, since going on would leave the operator without the administrator they
+   * configured (and a silent takeover of someone's account is worse).
    */
   async onApplicationBootstrap() {
     const email = this.config.AUDIT_ADMIN_EMAIL;
@@ -42,12 +53,14 @@ export class UsersService implements OnApplicationBootstrap {
       );
     }
     const existing = await this.users.findByEmail(email);
-    await this.users.upsertByEmail({
+    if (existing && !existing.bootstrap) throw notTheBootstrapAccount(email);
+    const ensured = await this.users.upsertBootstrap({
       id: existing?.id ?? newId('user'),
       email,
       password_hash: await hashPassword(password),
       scopes: ['admin'],
     });
+    if (!ensured) throw notTheBootstrapAccount(email);
     this.logger.info({ email }, 'administrator ensured');
   }
 

@@ -1,7 +1,9 @@
 import { APP_GUARD } from '@nestjs/core';
 import { ApiKeysController } from '../api-keys/api-keys.controller';
+import { ClientAddresses } from '../client-address/client-addresses';
 import { OAuthController } from '../oauth/oauth.controller';
 import { OAuthClientsController } from '../oauth/oauth-clients.controller';
+import { LoginThrottle } from '../rate-limit/login-throttle';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { UsersController } from '../users/users.controller';
 import { AccessTokenStrategy } from './access-token.strategy';
@@ -25,6 +27,8 @@ export const accessProviders = [
   GatewayPassport,
   Authenticator,
   RateLimiter,
+  ClientAddresses,
+  LoginThrottle,
   RevocationsSubscriber,
   { provide: APP_GUARD, useClass: GatewayAuthGuard },
 ];

@@ -3,6 +3,7 @@ import { ApiBody, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags
 import { type LoginRequest, type RefreshRequest, RpcPatterns, type TokenResponse } from '@vigil/contracts';
 import { DomainException, Public } from '@vigil/platform';
 import { IsString, MaxLength, MinLength } from 'class-validator';
+import { LoginThrottle } from '../rate-limit/login-throttle';
 import { RpcClients } from '../rpc/rpc-clients';
 import { UNAUTHORIZED_HEADERS } from './authenticator';
 
@@ -50,18 +51,34 @@ async function withChallenge<T>(call: Promise<T>): Promise<T> {
 @ApiTags('auth')
 @Controller('v1/auth')
 export class AuthController {
-  constructor(@Inject(RpcClients) private readonly rpc: RpcClients) {}
+  constructor(
+    @Inject(RpcClients) private readonly rpc: RpcClients,
+    @Inject(LoginThrottle) private readonly throttle: LoginThrottle,
+  ) {}
 
   @Public()
   @Post('login')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Log in with e-mail and password', description: 'Rate-limited per client IP before the password is checked.' })
+  @ApiOperation({
+    summary: 'Log in with e-mail and password',
+    description:
+      'Rate-limited per client IP, and per e-mail address after consecutive failures (5 failures: 1 s, doubling to 15 min; ' +
+      'a success resets it), both before the password is checked. Unknown e-mail addresses are throttled the same way.',
+  })
   @ApiBody({ type: LoginDto })
   @ApiOkResponse({ type: TokenResponseDto })
   @ApiResponse({ status: 401, description: 'Wrong e-mail or password' })
-  @ApiResponse({ status: 429, description: 'Too many attempts from this address' })
-  login(@Body() body: LoginDto): Promise<TokenResponse> {
-    return withChallenge(this.rpc.auth.call<LoginRequest, TokenResponse>(RpcPatterns.auth.login, { email: body.email, password: body.password }));
+  @ApiResponse({ status: 429, description: 'Too many attempts from this address, or too many failures for this e-mail address; `retry_after` and Retry-After say when to try again' })
+  async login(@Body() body: LoginDto): Promise<TokenResponse> {
+    await this.throttle.assertOpen(body.email);
+    try {
+      const tokens = await withChallenge(this.rpc.auth.call<LoginRequest, TokenResponse>(RpcPatterns.auth.login, { email: body.email, password: body.password }));
+      await this.throttle.succeeded(body.email);
+      return tokens;
+    } catch (error) {
+      if (error instanceof DomainException && error.status === 401) await this.throttle.failed(body.email);
+      throw error;
+    }
   }
 
   @Public()

@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiExtension } from '@nestjs/swagger';
 import { Reflector } from '@nestjs/core';
 import { CommonErrorCode, DomainException, IS_PUBLIC } from '@vigil/platform';
 import type { Request, Response } from 'express';
+import { ClientAddresses } from '../client-address/client-addresses';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { ApiKeyCache } from './api-key.cache';
 import { Authenticator, unauthorized } from './authenticator';
@@ -27,8 +28,9 @@ export function routePattern(req: Request): string {
  * Every route needs a valid credential unless marked @Public(), and its declared scope. Missing,
  * invalid, expired or revoked credentials: 401 with WWW-Authenticate; valid but short of scope:
  * 403 naming it. Rate limits are counted here too: public routes per client IP before anything
- * is checked (so password guessing is limited), failed authentications per IP, the rest per
- * credential.
+ * is checked (so password guessing is limited), failed authentications per IP (an address past
+ * that limit is refused before its credential is checked), the rest per credential. The client
+ * address comes from ClientAddresses (TRUST_PROXY).
  */
 @Injectable()
 export class GatewayAuthGuard implements CanActivate {
@@ -37,6 +39,7 @@ export class GatewayAuthGuard implements CanActivate {
     @Inject(Authenticator) private readonly authenticator: Authenticator,
     @Inject(RateLimiter) private readonly limiter: RateLimiter,
     @Inject(ApiKeyCache) private readonly apiKeys: ApiKeyCache,
+    @Inject(ClientAddresses) private readonly clients: ClientAddresses,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -45,12 +48,15 @@ export class GatewayAuthGuard implements CanActivate {
     const res = context.switchToHttp().getResponse<Response>();
     const targets = [context.getHandler(), context.getClass()];
     const rule = this.limiter.rules.forRoute(req.method, routePattern(req));
-    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+    const ip = this.clients.of(req);
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) {
       await this.limiter.consume(`ip:${ip}`, rule, res);
       return true;
     }
 
+    // An address that has spent its budget of refused credentials is turned away before its
+    // credential is looked at: guessing keys or tokens costs auth nothing once the limit is hit.
+    await this.limiter.refuseIfSpent(`ip:${ip}`, this.limiter.rules.unauthenticated, res);
     let principal: Principal;
     try {
       principal = await this.authenticator.authenticate(req, res);

@@ -1,4 +1,12 @@
-import { env } from '@vigil/platform';
+import { env, type Field } from '@vigil/platform';
+import { parseTrustProxy, type TrustProxy } from '../client-address/client-address';
+
+/** TRUST_PROXY: unset trusts no proxy (the socket's address is the client); see docs/access.md. */
+const trustProxy: Field<TrustProxy | undefined> = {
+  description: 'comma-separated CIDR ranges of trusted proxies, or a hop count; unset = trust none',
+  secret: false,
+  parse: (raw) => (raw === undefined || raw.trim() === '' ? { ok: true, value: undefined } : parseTrustProxy(raw)),
+};
 
 export const gatewayConfigSpec = {
   AUTH_RPC_ADDRESS: env.address({ default: '127.0.0.1:4001' }),
@@ -23,6 +31,8 @@ export const gatewayConfigSpec = {
   // Access (docs/access.md): issuer URL of the OAuth metadata (unset: taken from the request's host,
   // fine on localhost, set it behind a proxy), rate limits, API-key cache.
   PUBLIC_URL: env.optionalString(),
+  /** Whose X-Forwarded-For is believed for the client address (rate limits, recorded addresses). */
+  TRUST_PROXY: trustProxy,
   /** Shared rate-limit counters (and instant key revocation) for all gateway replicas; unset = in memory. */
   REDIS_URL: env.optionalString({ secret: true }),
   RATE_LIMIT_DEFAULT_PER_MINUTE: env.int({ min: 1, max: 10_000_000, default: 1000 }),

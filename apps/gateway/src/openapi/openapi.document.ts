@@ -22,6 +22,7 @@ const PROBLEM_SCHEMA = {
       items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
     },
     error_id: { type: 'string', description: 'On 500: the id under which the failure was logged' },
+    retry_after: { type: 'integer', description: 'On 429: seconds to wait before retrying (the Retry-After header)' },
   },
 };
 

@@ -17,9 +17,14 @@ export interface TestSystem extends RunningSystem {
  * a fresh database on the test server, and free ports throughout, in this process. (The embedded
  * PostgreSQL of `npm start` is tested through a real launcher process: standalone.int-spec.ts.)
  */
-export async function startTestSystem(options: { bus: 'memory' | 'kafka'; env?: Record<string, string> }): Promise<TestSystem> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-e2e-'));
-  const db = await createTestDatabase();
+export async function startTestSystem(options: {
+  bus: 'memory' | 'kafka';
+  env?: Record<string, string>;
+  /** A restart: the database and data folder (its encryption key) of an earlier, stopped system. */
+  restartOf?: Pick<TestSystem, 'db' | 'dataDir'>;
+}): Promise<TestSystem> {
+  const dataDir = options.restartOf?.dataDir ?? mkdtempSync(join(tmpdir(), 'vigil-e2e-'));
+  const db = options.restartOf?.db ?? (await createTestDatabase());
   const kafka = options.bus === 'kafka' ? testKafka() : undefined;
   const adminPassword = 'e2e-admin-password';
   const env: Record<string, string> = {

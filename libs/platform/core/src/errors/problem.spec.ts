@@ -45,4 +45,11 @@ describe('problem documents', () => {
     const otherSyntax = Object.assign(new Error('invalid input syntax for type uuid: "x"'), { code: '22P02' });
     expect(toProblemParts(otherSyntax).status).toBe(500);
   });
+
+  it('repeat a 429\'s Retry-After as retry_after, and only on 429', () => {
+    const limited = toProblemDocument(toProblemParts(new DomainException(429, 'rate_limited', 'slow down', undefined, { 'Retry-After': '7' })), '/x', 'c');
+    expect(limited.retry_after).toBe(7);
+    const unavailable = toProblemDocument(toProblemParts(new DomainException(503, 'unavailable', 'later', undefined, { 'Retry-After': '7' })), '/x', 'c');
+    expect(unavailable).not.toHaveProperty('retry_after');
+  });
 });

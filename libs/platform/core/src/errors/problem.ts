@@ -15,6 +15,8 @@ export interface ProblemDocument {
   errors?: FieldError[];
   /** Present on 500s: the id under which the failure was logged. */
   error_id?: string;
+  /** Present on 429s: seconds to wait, as in the Retry-After header. */
+  retry_after?: number;
 }
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -116,6 +118,8 @@ export function toProblemDocument(parts: ProblemParts, instance: string, correla
   };
   if (parts.errors?.length || parts.status === 400 || parts.status === 422) doc.errors = parts.errors ?? [];
   if (parts.errorId) doc.error_id = parts.errorId;
+  const retryAfter = parts.headers?.['Retry-After'];
+  if (parts.status === 429 && retryAfter !== undefined && /^\d+$/.test(retryAfter)) doc.retry_after = Number(retryAfter);
   return doc;
 }
 

@@ -85,7 +85,9 @@ export async function startService<S extends ConfigSpec>(
     app.useGlobalPipes(...(definition.inputPipes?.() ?? []), createValidationPipe());
     const express = app.getHttpAdapter().getInstance() as { disable(setting: string): void; set(k: string, v: unknown): void };
     express.disable('x-powered-by');
-    express.set('trust proxy', 'loopback');
+    // No proxy is trusted unless a service says so (the gateway's TRUST_PROXY): X-Forwarded-*
+    // headers from anyone else are ignored by req.ip, req.protocol and req.hostname.
+    express.set('trust proxy', false);
 
     if (definition.rpcPort !== undefined) {
       app.connectMicroservice<MicroserviceOptions>(
