@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { waitFor } from '@vigil/testing';
@@ -67,6 +68,9 @@ describe('the web console', () => {
     const asset = await fetch(`${system.gatewayUrl}${script}`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // Budget: the JavaScript a first visit loads stays within 250 kB gzipped.
+    const initialScripts = [...html.matchAll(/src="(\/assets\/[^"]+\.js)"/g)].map((match) => readFileSync(join(outDir, match[1]!)));
+    expect(initialScripts.reduce((total, file) => total + gzipSync(file).length, 0)).toBeLessThanOrEqual(250 * 1024);
     expect(readFileSync(join(outDir, 'index.html'), 'utf8')).toBe(html);
   });
 

@@ -44,6 +44,18 @@ function publicBaseUrl(host: string | undefined, port: number): string {
 }
 
 /**
+ * Where alert links (`<DASHBOARD_URL>/alerts/<id>`) point when DASHBOARD_URL is unset: this system's
+ * own console, at PUBLIC_URL or else the gateway's address (unknown before it binds when PORT is 0:
+ * delivery's default then applies).
+ */
+export function dashboardUrl(env: Env): string | undefined {
+  if (env.DASHBOARD_URL) return env.DASHBOARD_URL;
+  if (env.PUBLIC_URL) return env.PUBLIC_URL.replace(/\/+$/, '');
+  const port = Number(env.PORT || 3000);
+  return port > 0 ? publicBaseUrl(env.HOST, port) : undefined;
+}
+
+/**
  * Addresses, then the data folder, then the services' notices (on a first start, the generated
  * administrator password). A line is shown only for something served: the web console's line
  * appears when the gateway found a built console.
@@ -97,9 +109,7 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
     env.DATABASE_URL = embedded.url;
   }
   env.VIGIL_ENCRYPTION_KEYS ??= encryptionKey(dataDir);
-  // Alert links (`<DASHBOARD_URL>/alerts/<id>`) open this system's own console unless told otherwise.
-  const gatewayPort = Number(env.PORT ?? 3000);
-  if (!env.DASHBOARD_URL && (env.PUBLIC_URL || gatewayPort > 0)) env.DASHBOARD_URL = env.PUBLIC_URL || publicBaseUrl(env.HOST, gatewayPort);
+  env.DASHBOARD_URL ??= dashboardUrl(env);
   const memoryBus = env.KAFKA_BROKERS ? undefined : sharedMemoryBus();
   memoryBus?.pause();
 
