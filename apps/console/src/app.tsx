@@ -2,6 +2,7 @@ import { useMemo, useRef, useState } from 'react';
 import { createApi, type Tokens } from './api/client';
 import { Link } from './components';
 import { navigate, useRoute } from './lib/navigation';
+import { hasScope, scopesOfToken } from './lib/scopes';
 import { AlertDetailPage } from './pages/alert-detail';
 import { AlertsPage } from './pages/alerts';
 import { OverviewPage } from './pages/overview';
@@ -41,6 +42,8 @@ export function App() {
   }
 
   const current = route.page === 'alert' ? 'alerts' : route.page;
+  const scopes = scopesOfToken(session.access_token);
+  const canReadAlerts = hasScope(scopes, 'read:alerts');
   return (
     <>
       <a className="skip" href="#main">
@@ -55,11 +58,13 @@ export function App() {
                 <Link to="/">Overview</Link>
               </span>
             </li>
-            <li>
-              <span aria-current={current === 'alerts' ? 'page' : undefined}>
-                <Link to="/alerts">Alerts</Link>
-              </span>
-            </li>
+            {canReadAlerts && (
+              <li>
+                <span aria-current={current === 'alerts' ? 'page' : undefined}>
+                  <Link to="/alerts">Alerts</Link>
+                </span>
+              </li>
+            )}
           </ul>
         </nav>
         <button
@@ -74,9 +79,9 @@ export function App() {
           Sign out
         </button>
       </header>
-      {route.page === 'overview' && <OverviewPage api={api} />}
+      {route.page === 'overview' && <OverviewPage api={api} scopes={scopes} />}
       {route.page === 'alerts' && <AlertsPage api={api} search={route.search} />}
-      {route.page === 'alert' && <AlertDetailPage key={route.id} api={api} id={route.id} />}
+      {route.page === 'alert' && <AlertDetailPage key={route.id} api={api} id={route.id} canChange={hasScope(scopes, 'write:alerts')} />}
       {route.page === 'sign-in' && (
         <main id="main">
           <h1>Signed in</h1>

@@ -167,4 +167,26 @@ describe('the web console', () => {
     }
     expect(Object.entries(findings).filter(([, list]) => list.length > 0)).toEqual([]);
   }, 240_000);
+
+  it('shows a user only what their scopes allow: a reader of alerts sees no databases and no alert actions', async () => {
+    expect((await api('POST', '/v1/users', { email: 'reader@example.com', password: 'reader-password-1', scopes: ['read:alerts'] })).status).toBe(201);
+    const [event] = (await api('POST', '/v1/events/ingest', { events: [{ type: 'security.anomaly', database_id: `db_reader_${Date.now()}`, details: { user: 'mallory' } }] })).body.ids;
+    const alert = await waitFor(async () => (await api('GET', '/v1/alerts?status=open&type=anomaly_detection')).body.data.find((a: { event_ids: string[] }) => a.event_ids.includes(event)), 15_000, 'anomaly alert');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${system.gatewayUrl}/`);
+    await page.getByLabel('E-mail').fill('reader@example.com');
+    await page.getByLabel('Password').fill('reader-password-1');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Open alerts' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Databases' }).count()).toBe(0);
+    await page.goto(`${system.gatewayUrl}/alerts/${alert.id}`);
+    await page.getByLabel('Password').fill('reader-password-1');
+    await page.getByLabel('E-mail').fill('reader@example.com');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: alert.title }).waitFor();
+    await page.getByText('Acknowledging and resolving alerts needs the write:alerts scope.').waitFor();
+    expect(await page.getByRole('button', { name: /Acknowledge|Resolve/ }).count()).toBe(0);
+    await context.close();
+  }, 60_000);
 });

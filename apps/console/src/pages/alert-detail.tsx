@@ -4,7 +4,7 @@ import { ErrorMessage, Link, Loading, SeverityBadge, StatusBadge } from '../comp
 import { absoluteTime } from '../lib/format';
 import { useRequest } from '../lib/use-request';
 
-export function AlertDetailPage({ api, id }: { api: Api; id: string }) {
+export function AlertDetailPage({ api, id, canChange }: { api: Api; id: string; canChange: boolean }) {
   const [result, reload] = useRequest(`alert:${id}`, () => api.GET('/v1/alerts/{alert_id}', { params: { path: { alert_id: id } } }));
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<{ error: unknown; status?: number }>();
@@ -40,7 +40,7 @@ export function AlertDetailPage({ api, id }: { api: Api; id: string }) {
           <ErrorMessage error={result.error} status={result.status} />
         </>
       )}
-      {result.state === 'done' && <AlertView alert={result.data} busy={busy} onAction={act} />}
+      {result.state === 'done' && <AlertView alert={result.data} busy={busy} canChange={canChange} onAction={act} />}
       <div role="status" className="notice">
         {notice}
       </div>
@@ -49,7 +49,7 @@ export function AlertDetailPage({ api, id }: { api: Api; id: string }) {
   );
 }
 
-function AlertView({ alert, busy, onAction }: { alert: Alert; busy: boolean; onAction: (action: 'acknowledge' | 'resolve') => void }) {
+function AlertView({ alert, busy, canChange, onAction }: { alert: Alert; busy: boolean; canChange: boolean; onAction: (action: 'acknowledge' | 'resolve') => void }) {
   const rows: [string, string][] = [
     ['Type', alert.type.replace(/_/g, ' ')],
     ['Policy', alert.policy_name ?? '—'],
@@ -75,13 +75,14 @@ function AlertView({ alert, busy, onAction }: { alert: Alert; busy: boolean; onA
           </div>
         ))}
       </dl>
+      {!canChange && alert.status !== 'resolved' && <p className="muted">Acknowledging and resolving alerts needs the write:alerts scope.</p>}
       <div className="actions">
-        {alert.status === 'open' && (
+        {canChange && alert.status === 'open' && (
           <button type="button" disabled={busy} onClick={() => onAction('acknowledge')}>
             Acknowledge
           </button>
         )}
-        {alert.status !== 'resolved' && (
+        {canChange && alert.status !== 'resolved' && (
           <button type="button" disabled={busy} onClick={() => onAction('resolve')}>
             Resolve
           </button>
