@@ -12,10 +12,10 @@ export function routeFor(pathname: string, search = ''): Route {
   if (path === '/') return { page: 'overview' };
   if (path === '/sign-in') return { page: 'sign-in' };
   if (path === '/alerts') return { page: 'alerts', search };
-  const alert = /^\/alerts\/([^/]+)$/.exec(path);
+  const alert = /^\/alerts\/([^/]+)$/.exec(path)?.[1];
   if (alert) {
     try {
-      return { page: 'alert', id: decodeURIComponent(alert[1]!) };
+      return { page: 'alert', id: decodeURIComponent(alert) };
     } catch {
       return { page: 'not-found', path };
     }
