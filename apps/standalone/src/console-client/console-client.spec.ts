@@ -19,7 +19,7 @@ describe("the console's generated API client", () => {
     const result = check();
     expect(result).toEqual({ status: 0, output: 'console API client is current\n' });
     expect(readFileSync(SCHEMA, 'utf8')).toContain('"/v1/alerts/{alert_id}/acknowledge"');
-  }, 60_000);
+  }, 180_000);
 
   it('fails the check when the file differs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vigil-schema-'));
@@ -32,5 +32,5 @@ describe("the console's generated API client", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 });
