@@ -20,6 +20,8 @@ const constraints = [
   },
   // The command-line client talks to Vigil over its HTTP API only: contracts (for types) and nothing else of ours.
   { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:contracts'], bannedExternalImports: [...frameworks, 'kafkajs'] },
+  // The web console runs in the browser and talks to Vigil over its public HTTP API only.
+  { sourceTag: 'type:console', onlyDependOnLibsWithTags: [], bannedExternalImports: [...frameworks, 'kafkajs', 'node:*'] },
   // The standalone launcher composes the services (allowed below) and platform code.
   {
     sourceTag: 'type:launcher',
@@ -46,6 +48,15 @@ export default [
           depConstraints: constraints,
         },
       ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'error',
+    },
+  },
+  {
+    // The console's React components (the rule above covers its .ts files).
+    files: ['apps/console/**/*.tsx'],
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: true, banTransitiveDependencies: false, depConstraints: constraints }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'error',
     },

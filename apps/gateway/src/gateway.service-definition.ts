@@ -1,6 +1,8 @@
+import type { INestApplication } from '@nestjs/common';
 import { VIGIL_VERSION } from '@vigil/contracts';
 import { type ConfigOf, type ServiceConfigBase, type ServiceDefinition, UnstorableTextPipe } from '@vigil/platform';
 import { trustsHop } from './client-address/client-address';
+import { type ConsoleMount, defaultConsoleDir, mountConsole } from './console/console-static';
 import { gatewayConfigSpec } from './config/gateway.config';
 import { GatewayModule } from './gateway.module';
 import { setupOpenApi } from './openapi/openapi.document';
@@ -22,6 +24,16 @@ export const gatewayService: ServiceDefinition<typeof gatewayConfigSpec> = {
     // as the client address (ClientAddresses).
     const express = app.getHttpAdapter().getInstance() as { set(k: string, v: unknown): void };
     express.set('trust proxy', trustsHop((context.config as GatewayConfig).TRUST_PROXY));
+    consoles.set(app, mountConsole(app, context.config.CONSOLE_DIR ?? defaultConsoleDir(), context.logger));
     setupOpenApi(app, VIGIL_VERSION);
   },
 };
+
+const consoles = new WeakMap<INestApplication, ConsoleMount>();
+
+/** Whether a started gateway serves the web console at `/`, and from which folder. */
+export function consoleMountOf(app: INestApplication): ConsoleMount | undefined {
+  return consoles.get(app);
+}
+
+export { buildOpenApiDocument } from './openapi/openapi.document';

@@ -19,7 +19,7 @@ import {
 import { authService } from '@vigil/service/auth';
 import { deliveryService } from '@vigil/service/delivery';
 import { eventIngestService } from '@vigil/service/event-ingest';
-import { gatewayService } from '@vigil/service/gateway';
+import { consoleMountOf, gatewayService } from '@vigil/service/gateway';
 import { policyService } from '@vigil/service/policy';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 
@@ -46,15 +46,28 @@ function publicBaseUrl(host: string | undefined, port: number): string {
 }
 
 /**
- * Addresses, then the data folder, then the services' notices (on a first start, the generated
- * administrator password). A line is shown only for something served: a web console, once it
- * exists, gets its line in the first section.
+ * Where alert links (`<DASHBOARD_URL>/alerts/<id>`) point when DASHBOARD_URL is unset: this system's
+ * own console, at PUBLIC_URL or else the gateway's address (unknown before it binds when PORT is 0:
+ * delivery's default then applies).
  */
-function startBanner(baseUrl: string, dataDir: string, services: RunningService[]): RunningSystem['banner'] {
+export function dashboardUrl(env: Env): string | undefined {
+  if (env.DASHBOARD_URL) return env.DASHBOARD_URL;
+  if (env.PUBLIC_URL) return env.PUBLIC_URL.replace(/\/+$/, '');
+  const port = Number(env.PORT || 3000);
+  return port > 0 ? publicBaseUrl(env.HOST, port) : undefined;
+}
+
+/**
+ * Addresses, then the data folder, then the services' notices (on a first start, the generated
+ * administrator password). A line is shown only for something served: the web console's line
+ * appears when the gateway found a built console.
+ */
+function startBanner(baseUrl: string, dataDir: string, services: RunningService[], consoleServed: boolean): RunningSystem['banner'] {
   return {
     title: 'Vigil is running',
     sections: [
       [
+        ...(consoleServed ? [{ label: 'Console', value: `${baseUrl}/`, field: 'console_url' }] : []),
         { label: 'API', value: baseUrl, field: 'api_url' },
         { label: 'API docs', value: `${baseUrl}/v1/docs`, field: 'docs_url' },
         { label: 'OpenAPI', value: `${baseUrl}/v1/openapi.json`, field: 'openapi_url' },
@@ -100,6 +113,7 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
     env.DATABASE_URL = embedded.url;
   }
   env.VIGIL_ENCRYPTION_KEYS ??= encryptionKey(dataDir);
+  env.DASHBOARD_URL ??= dashboardUrl(env);
   const memoryBus = env.KAFKA_BROKERS ? undefined : sharedMemoryBus();
   memoryBus?.pause();
   // One tracer provider for the whole process (service name `vigil`): the services share it, and
@@ -137,7 +151,7 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
   const gateway = services[services.length - 1]!;
   const mode = { database: embedded ? ('embedded' as const) : ('external' as const), bus: memoryBus ? ('memory' as const) : ('kafka' as const) };
   logger.info(mode, 'all services started');
-  const banner = startBanner(publicBaseUrl(env.HOST, gateway.httpPort), dataDir, services);
+  const banner = startBanner(publicBaseUrl(env.HOST, gateway.httpPort), dataDir, services, consoleMountOf(gateway.app)?.served ?? false);
   const announce = () => printBanner(logger, resolveLogFormat(launcherConfig.LOG_FORMAT), banner.title, banner.sections);
   return { gatewayUrl: `http://127.0.0.1:${gateway.httpPort}`, services, mode, banner, announce, logger, stop: stopAll };
 }

@@ -38,5 +38,7 @@ export const gatewayConfigSpec = {
   RATE_LIMIT_DEFAULT_PER_MINUTE: env.int({ min: 1, max: 10_000_000, default: 1000 }),
   RATE_LIMIT_LOGIN_PER_MINUTE: env.int({ min: 1, max: 10_000_000, default: 60 }),
   RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: env.int({ min: 1, max: 10_000_000, default: 300 }),
+  /** Folder of the built web console served at `/` (unset: dist/apps/console under the working directory). */
+  CONSOLE_DIR: env.optionalAbsolutePath(),
   API_KEY_CACHE_TTL_SECONDS: env.int({ min: 1, max: 3600, default: 300 }),
 };

@@ -1,0 +1,67 @@
+import type { Api } from '../api/client';
+import { ErrorMessage, Link, Loading } from '../components';
+import { ALERT_SEVERITIES } from '../lib/alert-filters';
+import { hasScope, type Scopes } from '../lib/scopes';
+import { useRequest } from '../lib/use-request';
+
+/** The sections the user's scopes allow: open alerts by severity (read:alerts), databases (read:databases). */
+async function overview(api: Api, alerts: boolean, databases: boolean) {
+  // One small call per severity: the list's total is the count of open alerts of that severity.
+  const counts = alerts
+    ? await Promise.all(ALERT_SEVERITIES.map((severity) => api.GET('/v1/alerts', { params: { query: { status: 'open', severity, page: 1, per_page: 1 } } })))
+    : [];
+  const list = databases ? await api.GET('/v1/databases', { params: { query: { page: 1, per_page: 100 } } }) : undefined;
+  const calls = [...counts, ...(list ? [list] : [])];
+  const failed = calls.find((result) => result.error !== undefined || result.data === undefined);
+  if (failed) return { error: failed.error, response: failed.response };
+  const open = counts.map((result, i) => ({ severity: ALERT_SEVERITIES[i] ?? 'info', count: result.data?.pagination.total ?? 0 }));
+  return { data: { open: alerts ? open : undefined, databases: list?.data?.data }, response: calls[0]?.response ?? new Response(null) };
+}
+
+export function OverviewPage({ api, scopes }: { api: Api; scopes: Scopes }) {
+  const alerts = hasScope(scopes, 'read:alerts');
+  const databases = hasScope(scopes, 'read:databases');
+  const [result] = useRequest(`overview:${alerts}:${databases}`, () => overview(api, alerts, databases));
+  return (
+    <main id="main">
+      <h1>Overview</h1>
+      {result.state === 'loading' && <Loading what="the overview" />}
+      {result.state === 'error' && <ErrorMessage error={result.error} status={result.status} />}
+      {result.state === 'done' && !result.data.open && !result.data.databases && <p className="empty">Your access does not include alerts or databases.</p>}
+      {result.state === 'done' && (
+        <>
+          {result.data.open && (
+          <section aria-labelledby="open-alerts">
+            <h2 id="open-alerts">Open alerts</h2>
+            <ul className="tiles">
+              {result.data.open.map(({ severity, count }) => (
+                <li key={severity} className={`tile severity-${severity}`}>
+                  <Link to={`/alerts?status=open&severity=${severity}`}>
+                    <span className="count">{count}</span> {severity}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+          )}
+          {result.data.databases && (
+          <section aria-labelledby="databases">
+            <h2 id="databases">Databases</h2>
+            {result.data.databases.length === 0 ? (
+              <p className="empty">No databases registered yet.</p>
+            ) : (
+              <ul className="plain">
+                {result.data.databases.map((database) => (
+                  <li key={database.id}>
+                    <strong>{database.name}</strong> <span className="muted">{database.connection_status}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+          )}
+        </>
+      )}
+    </main>
+  );
+}
