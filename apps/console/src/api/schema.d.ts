@@ -333,7 +333,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with e-mail and password
-         * @description Rate-limited per client IP before the password is checked.
+         * @description Rate-limited per client IP, and per e-mail address after consecutive failures (5 failures: 1 s, doubling to 15 min; a success resets it), both before the password is checked. Unknown e-mail addresses are throttled the same way.
          */
         post: operations["AuthController_login"];
         delete?: never;
@@ -465,7 +465,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ingest audit records (at most 1000 and 1 MiB); all or nothing */
+        /**
+         * Ingest audit records (at most 1000 and 1 MiB); all or nothing
+         * @description Records are stored whatever their strings hold: a record holding U+0000 or a lone surrogate is stored escaped (`\` -> `\\`, U+0000 -> `\0`, lone surrogate -> `\uXXXX`) and read back as sent by the events API and the stream.
+         */
         post: operations["EventsController_ingest"];
         delete?: never;
         options?: never;
@@ -2189,6 +2192,8 @@ export interface components {
             }[];
             /** @description The request path */
             instance: string;
+            /** @description On 429: seconds to wait before retrying (the Retry-After header) */
+            retry_after?: number;
             status: number;
             title: string;
             /** @description `urn:vigil:problem:<code>` */
@@ -2967,17 +2972,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid or expired form (bad CSRF token, unknown request) */
+            /** @description Invalid or expired form (bad CSRF token, unknown request), as an HTML page */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description RFC 6749 error code, e.g. `invalid_grant` */
-                        error: string;
-                        error_description?: string;
-                    };
+                    "text/html": string;
                 };
             };
             /** @description Too many requests; back off exponentially and retry */
@@ -3270,7 +3271,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertDestinationPage"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3482,7 +3483,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertDestinationView"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3591,7 +3592,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertDestinationView"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3713,7 +3714,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3822,7 +3823,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertDestinationView"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3949,7 +3950,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertDeliveryPage"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4066,7 +4067,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertPageView"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4162,7 +4163,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertView"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4267,7 +4268,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertView"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4385,7 +4386,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertView"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4508,7 +4509,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertView"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4624,7 +4625,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestAlertView"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4729,7 +4730,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4827,7 +4828,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKeyDto"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4932,7 +4933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyDto"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5039,7 +5040,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponseDto"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5057,7 +5058,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
-            /** @description Too many attempts from this address */
+            /** @description Too many attempts from this address, or too many failures for this e-mail address; `retry_after` and Retry-After say when to try again */
             429: {
                 headers: {
                     /** @description Remaining quota (IETF RateLimit header fields) */
@@ -5124,7 +5125,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponseDto"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5863,7 +5864,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventDetailDto"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6369,7 +6370,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6467,7 +6468,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedOAuthClientDto"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8748,7 +8749,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8846,7 +8847,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserDto"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8951,7 +8952,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9153,7 +9154,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookView"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9257,7 +9258,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9366,7 +9367,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookView"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9484,7 +9485,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9590,7 +9591,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryView"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9696,7 +9697,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveryView"];
                 };
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9804,7 +9805,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9912,7 +9913,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Malformed JSON, a missing or unknown field, a wrong type, or an out-of-range parameter */
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
             400: {
                 headers: {
                     [name: string]: unknown;
