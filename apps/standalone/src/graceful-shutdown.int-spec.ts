@@ -65,5 +65,7 @@ describe('the system stopped with SIGTERM under HTTP load', () => {
     process.stdout.write(`graceful-shutdown: ${ids.length} records acknowledged, ${refused} requests refused or cut\n`);
     expect(found[0]!.n).toBe(ids.length);
     expect(new Set(ids).size).toBe(ids.length);
-  }, 300_000);
+    // Up to 150 s to start from TypeScript sources and 60 s to build the load leave too little of five
+    // minutes for the drain on a busy machine (it timed out under load while passing alone in 95 s).
+  }, 480_000);
 });
