@@ -43,7 +43,8 @@ export const AuditLogEventFamilies: readonly string[] = ['database', 'user', 'da
  */
 export function patternNeedsLogScope(pattern: string): boolean {
   if (pattern === '*') return true;
-  return AuditLogEventFamilies.includes(pattern.split('.')[0]!);
+  const [family = ''] = pattern.split('.');
+  return AuditLogEventFamilies.includes(family);
 }
 
 export const WebhookLimits = {
