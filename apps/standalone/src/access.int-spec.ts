@@ -48,6 +48,7 @@ describe('access: scopes on every route, API keys, JWT login and refresh', () =>
     expect(routes.length).toBeGreaterThan(PUBLIC.size);
     const noScopes = await userWithScopes(base, admin, []);
     const failures: string[] = [];
+    const declared = new Set<string>();
     for (const { method, path } of routes) {
       const label = `${method} ${path}`;
       const url = path.replace(/:(\w+)/g, (_m, name) => `${name}_walk`);
@@ -66,6 +67,7 @@ describe('access: scopes on every route, API keys, JWT login and refresh', () =>
         failures.push(`${label}: without scopes ${bare.status} ${bare.headers.get('www-authenticate')} (declare @RequireScope)`);
         continue;
       }
+      declared.add(needed);
       if (needed === 'admin') continue;
       // Every scope but the needed one (and admin) is still not enough.
       const others = await apiKey(base, admin, Scopes.filter((s) => s !== needed && s !== 'admin'));
@@ -73,6 +75,8 @@ describe('access: scopes on every route, API keys, JWT login and refresh', () =>
       if (almost.status !== 403) failures.push(`${label}: with every scope but ${needed}: ${almost.status}`);
     }
     expect(failures).toEqual([]);
+    // Every scope guards at least one route (write:reports: report deletion and schedule changes).
+    expect([...declared].sort()).toEqual([...Scopes].sort());
   }, 120_000);
 
   it('gives an API key once, lists keys without values, accepts the key, and refuses it at once after revocation', async () => {

@@ -162,6 +162,39 @@ describe('alerts and alert destinations', () => {
       expect(receiver.on('/none')[0]!.headers.authorization).toBeUndefined();
     });
 
+    it('never sends stored credentials to a new url: a url change drops them unless the same request gives them again', async () => {
+      const other = await startWebhookReceiver();
+      try {
+        const bearer = await createDestination('/moved-bearer', { auth_type: 'bearer', auth_token: 'old-host-token' });
+        const hmac = await createDestination('/moved-hmac', { auth_type: 'hmac', hmac_secret: 'old-host-hmac' });
+        expect((await testAlert(bearer.id)).success).toBe(true);
+        expect(receiver.on('/moved-bearer')[0]!.headers.authorization).toBe('Bearer old-host-token');
+
+        const moved = await api('PATCH', `/v1/alert-destinations/${bearer.id}`, { url: `${other.url}/b` });
+        expect(moved.status).toBe(200);
+        expect(moved.body).toMatchObject({ auth_type: 'none', secrets_set: [] });
+        const movedHmac = await api('PATCH', `/v1/alert-destinations/${hmac.id}`, { url: `${other.url}/h` });
+        expect(movedHmac.body).toMatchObject({ auth_type: 'none', secrets_set: [] });
+        for (const d of [bearer, hmac]) expect((await testAlert(d.id)).success).toBe(true);
+        for (const request of [...other.on('/b'), ...other.on('/h')]) {
+          expect(request.headers.authorization).toBeUndefined();
+          expect(request.headers['x-signature']).toBeUndefined();
+          expect(request.headers['webhook-signature']).toBeUndefined();
+          expect(JSON.stringify(request.headers)).not.toMatch(/old-host/);
+        }
+
+        const resupplied = await api('PATCH', `/v1/alert-destinations/${bearer.id}`, { url: `${other.url}/b2`, auth_type: 'bearer', auth_token: 'new-host-token' });
+        expect(resupplied.body).toMatchObject({ auth_type: 'bearer', secrets_set: ['auth_token'] });
+        expect((await testAlert(bearer.id)).success).toBe(true);
+        expect(other.on('/b2')[0]!.headers.authorization).toBe('Bearer new-host-token');
+        const naming = await api('PATCH', `/v1/alert-destinations/${hmac.id}`, { url: `${other.url}/h2`, auth_type: 'hmac' });
+        expect(naming.status).toBe(422);
+        expect(naming.body.errors.map((e: { field: string }) => e.field)).toContain('hmac_secret');
+      } finally {
+        await other.close();
+      }
+    });
+
     it.each(['sha256', 'sha384', 'sha512'])('signs the raw body with HMAC-%s in the hmac_header', async (algorithm) => {
       const destination = await createDestination(`/hmac-${algorithm}`, { auth_type: 'hmac', hmac_secret: `secret-${algorithm}`, hmac_algorithm: algorithm, ...(algorithm === 'sha512' ? { hmac_header: 'X-Vigil-Signature' } : {}) });
       expect((await testAlert(destination.id)).success).toBe(true);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { pdfPages, startWebhookReceiver, waitFor, type WebhookReceiver } from '@vigil/testing';
 import { http, login } from './testing/http';
-import { userWithScopes } from './testing/access';
+import { apiKey, userWithScopes } from './testing/access';
 import { startTestSystem, type TestSystem } from './testing/test-system';
 
 /**
@@ -468,12 +468,35 @@ describe('databases and reports', () => {
   });
 
   describe('schedules', () => {
-    it('validates cron and time zone (422) and needs read:reports', async () => {
+    it('validates cron and time zone (422) and needs read:reports to view', async () => {
       const bad = await api('POST', '/v1/report-schedules', { name: `bad ${run}`, type: 'sox', cron: '0 25 * * *', timezone: 'Mars/Base' });
       expect(bad.status).toBe(422);
       expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['cron', 'timezone']);
       const other = await userWithScopes(system.gatewayUrl, token, ['read:databases']);
       expect((await api('GET', '/v1/report-schedules', undefined, other.token)).status).toBe(403);
+    });
+
+    it('needs write:reports to delete reports and to create, change or delete schedules; read:reports still views and generates', async () => {
+      const reader = await apiKey(system.gatewayUrl, token, ['read:reports']);
+      const writer = await apiKey(system.gatewayUrl, token, ['write:reports']);
+      const period = { period_start: '2026-01-01T00:00:00Z', period_end: '2026-01-02T00:00:00Z' };
+      const generated = await api('POST', '/v1/reports', { type: 'sox', ...period, formats: ['json'] }, reader.key);
+      expect(generated.status).toBe(202);
+      expect((await api('GET', `/v1/reports/${generated.body.id}`, undefined, reader.key)).status).toBe(200);
+      const expectWriteScope = (response: { status: number; body: any; headers: Headers }) => {
+        expect(response.status).toBe(403);
+        expect(response.body).toMatchObject({ code: 'insufficient_scope', status: 403 });
+        expect(response.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="write:reports"');
+      };
+      expectWriteScope(await api('DELETE', `/v1/reports/${generated.body.id}`, undefined, reader.key));
+      expectWriteScope(await api('POST', '/v1/report-schedules', { name: `scoped ${run}`, type: 'sox', cron: '0 6 1 * *', enabled: false }, reader.key));
+      const schedule = await api('POST', '/v1/report-schedules', { name: `scoped ${run}`, type: 'sox', cron: '0 6 1 * *', enabled: false }, writer.key);
+      expect(schedule.status).toBe(201);
+      expect((await api('GET', `/v1/report-schedules/${schedule.body.id}`, undefined, reader.key)).status).toBe(200);
+      expectWriteScope(await api('PATCH', `/v1/report-schedules/${schedule.body.id}`, { enabled: true }, reader.key));
+      expectWriteScope(await api('DELETE', `/v1/report-schedules/${schedule.body.id}`, undefined, reader.key));
+      expect((await api('DELETE', `/v1/report-schedules/${schedule.body.id}`, undefined, writer.key)).status).toBe(200);
+      expect((await api('DELETE', `/v1/reports/${generated.body.id}`, undefined, writer.key)).status).toBe(200);
     });
 
     it('takes pdf among its formats, and every format when none is named', async () => {

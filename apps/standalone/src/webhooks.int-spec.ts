@@ -89,6 +89,31 @@ describe('webhooks', () => {
     expect((await api('PATCH', `/v1/webhooks/${id}`, { active: true })).status).toBe(404);
   });
 
+  it('needs read:logs besides write:alerts to subscribe to audit log event types, on create and on update', async () => {
+    const created = await api('POST', '/v1/api-keys', { name: 'alerts writer', scopes: ['write:alerts', 'read:alerts'] });
+    expect(created.status).toBe(201);
+    const key = created.body.key as string;
+    const asKey = (method: string, path: string, body?: unknown) => http(system.gatewayUrl, method, path, { token: key, body });
+    for (const events of [['database.*'], ['user.login_failed'], ['data.export'], ['*'], ['alert.*', 'database.connected']]) {
+      const refused = await asKey('POST', '/v1/webhooks', { url: `${receiver.url}/scoped`, events });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ code: 'insufficient_scope', status: 403 });
+      expect(refused.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="read:logs"');
+    }
+    const allowed = await asKey('POST', '/v1/webhooks', { url: `${receiver.url}/scoped`, events: ['alert.*', 'policy.updated', 'report.generated'] });
+    expect(allowed.status).toBe(201);
+    const widened = await asKey('PATCH', `/v1/webhooks/${allowed.body.id}`, { events: ['alert.*', 'user.*'] });
+    expect(widened.status).toBe(403);
+    expect(widened.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="read:logs"');
+    expect((await asKey('PATCH', `/v1/webhooks/${allowed.body.id}`, { description: 'renamed', events: ['alert.created'] })).status).toBe(200);
+    expect((await api('GET', `/v1/webhooks/${allowed.body.id}`)).body.events).toEqual(['alert.created']);
+
+    const withLogs = await api('POST', '/v1/api-keys', { name: 'alerts and logs', scopes: ['write:alerts', 'read:logs'] });
+    const both = await http(system.gatewayUrl, 'POST', '/v1/webhooks', { token: withLogs.body.key, body: { url: `${receiver.url}/scoped`, events: ['database.*', 'user.login_failed'] } });
+    expect(both.status).toBe(201);
+  });
+
   it.each([
     ['an unknown event type', { url: 'http://127.0.0.1:1/x', events: ['security.nope'] }, 422, 'unknown_event_type', 'events[0]'],
     ['a pattern matching no type', { url: 'http://127.0.0.1:1/x', events: ['database.query', 'nothing.*'] }, 422, 'unknown_event_type', 'events[1]'],

@@ -782,7 +782,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook subscription
-         * @description With `secret`: form A (answer: id, url, events, status, created_at). Without: form B (answer includes the generated `secret`, shown only here). Deliveries of both forms carry the X-Service-* headers of their form and the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature`, keyed by the UTF-8 bytes of the secret (see the `webhooks` section of this document).
+         * @description Subscribing to audit log event types (`*`, or a type or pattern of the `database`, `user`, `data` or `vigil` families) also needs `read:logs` (403 `insufficient_scope` naming it otherwise). With `secret`: form A (answer: id, url, events, status, created_at). Without: form B (answer includes the generated `secret`, shown only here). Deliveries of both forms carry the X-Service-* headers of their form and the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature`, keyed by the UTF-8 bytes of the secret (see the `webhooks` section of this document).
          */
         post: operations["WebhooksController_create"];
         delete?: never;
@@ -808,7 +808,7 @@ export interface paths {
         head?: never;
         /**
          * Update `events`, `active`, `url` or `description`
-         * @description A new url, or `active: true`, clears a failing flag and sends the held deliveries.
+         * @description A new url, or `active: true`, clears a failing flag and sends the held deliveries. A url change keeps the signing secret (a signing key, never sent to the receiver); subscriptions store no other credential. New `events` naming audit log event types (`*`, or a type or pattern of the `database`, `user`, `data` or `vigil` families) also need `read:logs` (403 `insufficient_scope` naming it otherwise).
          */
         patch: operations["WebhooksController_update"];
         trace?: never;
@@ -1338,7 +1338,7 @@ export interface components {
             prefix: string;
             /** Format: date-time */
             revoked_at: string | null;
-            scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:events" | "admin")[];
+            scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:reports" | "write:events" | "admin")[];
         };
         BodyFiltersDto: {
             /** @example db_main */
@@ -1485,7 +1485,7 @@ export interface components {
              *       "read:logs"
              *     ]
              */
-            scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:events" | "admin")[];
+            scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:reports" | "write:events" | "admin")[];
         };
         CreatedApiKeyDto: {
             /** Format: date-time */
@@ -1512,7 +1512,7 @@ export interface components {
             prefix: string;
             /** Format: date-time */
             revoked_at: string | null;
-            scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:events" | "admin")[];
+            scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:reports" | "write:events" | "admin")[];
         };
         CreateDatabaseDto: {
             /** @description database (catalog/schema) name on the server */
@@ -1552,7 +1552,7 @@ export interface components {
             grant_types: ("authorization_code" | "client_credentials" | "refresh_token")[];
             name: string;
             redirect_uris: string[];
-            scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:events" | "admin")[];
+            scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:reports" | "write:events" | "admin")[];
         };
         CreateOAuthClientDto: {
             grant_types: ("authorization_code" | "client_credentials" | "refresh_token")[];
@@ -1566,7 +1566,7 @@ export interface components {
              */
             redirect_uris: string[];
             /** @description The widest scopes the client may ever get */
-            scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:events" | "admin")[];
+            scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:reports" | "write:events" | "admin")[];
         };
         CreatePolicyDto: {
             /** @description Depends on `type`; 422 with field paths when invalid for it. One of: */
@@ -1772,7 +1772,7 @@ export interface components {
              *       "read:policies"
              *     ]
              */
-            scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:events" | "admin")[];
+            scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:reports" | "write:events" | "admin")[];
         };
         CreateWebhookDto: {
             /**
@@ -2669,7 +2669,7 @@ export interface components {
             email: string;
             /** @example usr_01j9... */
             id: string;
-            scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:events" | "admin")[];
+            scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:reports" | "write:events" | "admin")[];
         };
         ViolationDto: {
             /**
@@ -7585,7 +7585,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
-            /** @description Insufficient scope (read:reports) */
+            /** @description Insufficient scope (read:reports to read; write:reports to create, change or delete) */
             403: {
                 headers: {
                     /** @description Bearer error="insufficient_scope", scope="<needed>" */
@@ -7683,7 +7683,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
-            /** @description Insufficient scope (read:reports) */
+            /** @description Insufficient scope (read:reports to read; write:reports to create, change or delete) */
             403: {
                 headers: {
                     /** @description Bearer error="insufficient_scope", scope="<needed>" */
@@ -7797,7 +7797,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
-            /** @description Insufficient scope (read:reports) */
+            /** @description Insufficient scope (read:reports to read; write:reports to create, change or delete) */
             403: {
                 headers: {
                     /** @description Bearer error="insufficient_scope", scope="<needed>" */
@@ -7902,7 +7902,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
-            /** @description Insufficient scope (read:reports) */
+            /** @description Insufficient scope (read:reports to read; write:reports to create, change or delete) */
             403: {
                 headers: {
                     /** @description Bearer error="insufficient_scope", scope="<needed>" */
@@ -8011,7 +8011,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
-            /** @description Insufficient scope (read:reports) */
+            /** @description Insufficient scope (read:reports to read; write:reports to create, change or delete) */
             403: {
                 headers: {
                     /** @description Bearer error="insufficient_scope", scope="<needed>" */
@@ -8132,7 +8132,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
-            /** @description Insufficient scope (read:reports) */
+            /** @description Insufficient scope (read:reports; write:reports to delete) */
             403: {
                 headers: {
                     /** @description Bearer error="insufficient_scope", scope="<needed>" */
@@ -8233,7 +8233,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
-            /** @description Insufficient scope (read:reports) */
+            /** @description Insufficient scope (read:reports; write:reports to delete) */
             403: {
                 headers: {
                     /** @description Bearer error="insufficient_scope", scope="<needed>" */
@@ -8332,7 +8332,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
-            /** @description Insufficient scope (read:reports) */
+            /** @description Insufficient scope (read:reports; write:reports to delete) */
             403: {
                 headers: {
                     /** @description Bearer error="insufficient_scope", scope="<needed>" */
@@ -8437,7 +8437,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
-            /** @description Insufficient scope (read:reports) */
+            /** @description Insufficient scope (read:reports; write:reports to delete) */
             403: {
                 headers: {
                     /** @description Bearer error="insufficient_scope", scope="<needed>" */
@@ -8542,7 +8542,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
-            /** @description Insufficient scope (read:reports) */
+            /** @description Insufficient scope (read:reports; write:reports to delete) */
             403: {
                 headers: {
                     /** @description Bearer error="insufficient_scope", scope="<needed>" */
@@ -8655,7 +8655,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
-            /** @description Insufficient scope (read:reports) */
+            /** @description Insufficient scope (read:reports; write:reports to delete) */
             403: {
                 headers: {
                     /** @description Bearer error="insufficient_scope", scope="<needed>" */

@@ -59,6 +59,22 @@ describe('alert destination settings', () => {
     expect(mergeDestination({ rate_limit: null }, mergeDestination({ ...base, rate_limit: 5 })).settings.rate_limit).toBe(60);
   });
 
+  it('drops every stored secret when the url changes, and authentication without its secret falls back to none', () => {
+    const created = mergeDestination({ ...base, auth_type: 'bearer', auth_token: 't1' });
+    const moved = mergeDestination({ url: 'https://other.example.com/hook' }, created);
+    expect(moved.secrets).toEqual({});
+    expect(moved.settings.auth_type).toBe('none');
+    expect(validateDestination(moved)).toEqual([]);
+    const resupplied = mergeDestination({ url: 'https://other.example.com/hook', auth_token: 't2' }, created);
+    expect(resupplied.secrets).toEqual({ auth_token: 't2' });
+    expect(resupplied.settings.auth_type).toBe('bearer');
+    const hmac = mergeDestination({ ...base, auth_type: 'hmac', hmac_secret: 's1', auth_token: 'stale' });
+    const named = mergeDestination({ url: 'https://other.example.com/hook', auth_type: 'hmac' }, hmac);
+    expect(named.secrets).toEqual({});
+    expect(validateDestination(named).map((e) => e.field)).toContain('hmac_secret');
+    expect(mergeDestination({ url: base.url, rate_limit: 5 }, created).secrets).toEqual({ auth_token: 't1' });
+  });
+
   it('filters by severity, type, database and channel', () => {
     const destination = { name: 'pager', settings: mergeDestination({ ...base, severity_filter: ['critical'], alert_types: ['policy_violation'], database_filter: ['db_a'] }).settings };
     const alert = { severity: 'critical', type: 'policy_violation', database_id: 'db_a', channels: [] as string[] };

@@ -64,6 +64,9 @@ const HEADER_VALUE = /^[\t\x20-\x7e\x80-\uffff]*$/;
 /** Headers Vigil sets itself; a custom header may not replace them (authentication, framing). */
 const RESERVED_HEADERS = new Set(['authorization', 'proxy-authorization', 'content-type', 'content-length', 'host', 'transfer-encoding', 'connection', 'te', 'upgrade', 'trailer', 'keep-alive', 'expect', 'cookie']);
 
+/** The secret each authentication type needs. */
+const SECRET_OF_AUTH_TYPE: Record<string, AlertDestinationSecretField[]> = { basic: ['auth_password'], bearer: ['auth_token'], api_key: ['api_key_value'], hmac: ['hmac_secret'] };
+
 export type DestinationSecrets = Partial<Record<AlertDestinationSecretField, string>>;
 
 export interface MergedDestination {
@@ -81,7 +84,9 @@ function pick<K extends keyof AlertDestinationSettings>(input: AlertDestinationI
 /**
  * Applies a create or update body to the current settings (none on create): fields given replace,
  * fields omitted stay (or take their default), `null` resets a field to its default. Secrets
- * omitted keep their value; `null` clears one.
+ * omitted keep their value; `null` clears one. A change of `url` drops every stored secret (and an
+ * authentication left without its secret falls back to `none`): the destination must be given its
+ * credentials again in the same request.
  */
 export function mergeDestination(input: AlertDestinationInput, current?: MergedDestination): MergedDestination {
   const base: Partial<AlertDestinationSettings> = current?.settings ?? {};
@@ -118,11 +123,19 @@ export function mergeDestination(input: AlertDestinationInput, current?: MergedD
   settings.alert_types = [...new Set(settings.alert_types)];
   settings.database_filter = [...new Set(settings.database_filter)];
   settings.success_codes = [...new Set(settings.success_codes)];
-  const secrets: DestinationSecrets = { ...(current?.secrets ?? {}) };
+  // A new url drops every stored secret: they were given for the old host and are never sent to
+  // another one. Only secrets supplied in the same request are kept.
+  const urlChanged = current !== undefined && settings.url !== current.settings.url;
+  const secrets: DestinationSecrets = urlChanged ? {} : { ...(current?.secrets ?? {}) };
   for (const field of AlertDestinationSecretFields) {
     const value = input[field];
     if (value === null) delete secrets[field];
     else if (value !== undefined) secrets[field] = value;
+  }
+  // Without its secret the stored authentication cannot be used: it falls back to none (unless the
+  // request names an auth_type itself, which must then come with its secret).
+  if (urlChanged && (input.auth_type === undefined || input.auth_type === null) && (SECRET_OF_AUTH_TYPE[settings.auth_type] ?? []).some((f) => !secrets[f])) {
+    settings.auth_type = 'none';
   }
   return { settings, secrets };
 }
@@ -159,8 +172,7 @@ export function validateDestination({ settings: s, secrets }: MergedDestination)
     if (!HEADER_NAME.test(s[field])) errors.push({ field, message: 'must be a valid HTTP header name' });
     else if (RESERVED_HEADERS.has(s[field].toLowerCase())) errors.push({ field, message: `may not be ${s[field]} (a header Vigil sets itself)` });
   }
-  const needs: Record<string, AlertDestinationSecretField[]> = { basic: ['auth_password'], bearer: ['auth_token'], api_key: ['api_key_value'], hmac: ['hmac_secret'] };
-  for (const field of needs[s.auth_type] ?? []) {
+  for (const field of SECRET_OF_AUTH_TYPE[s.auth_type] ?? []) {
     if (!secrets[field]) errors.push({ field, message: `is required with auth_type ${s.auth_type}` });
   }
   if (s.auth_type === 'basic') {

@@ -18,6 +18,13 @@ export function hasScope(principal: Principal, needed: string): boolean {
   return principal.scopes.includes('admin') || principal.scopes.includes(needed);
 }
 
+/** 403 for a valid credential short of `needed`: a problem document naming it, and WWW-Authenticate. */
+export function insufficientScope(needed: string, detail: string): DomainException {
+  return new DomainException(403, CommonErrorCode.Forbidden, detail, undefined, {
+    'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${needed}"`,
+  });
+}
+
 /** The route pattern a request matched (`/v1/events/:event_id`), for rate-limit rules. */
 export function routePattern(req: Request): string {
   const path = (req.route as { path?: string } | undefined)?.path;
@@ -80,11 +87,7 @@ export class GatewayAuthGuard implements CanActivate {
       // A route without a declared scope is a programming error: refuse rather than allow.
       throw new DomainException(403, CommonErrorCode.Forbidden, 'This endpoint declares no scope.');
     }
-    if (!hasScope(principal, needed)) {
-      throw new DomainException(403, CommonErrorCode.Forbidden, `This endpoint needs the scope "${needed}".`, undefined, {
-        'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${needed}"`,
-      });
-    }
+    if (!hasScope(principal, needed)) throw insufficientScope(needed, `This endpoint needs the scope "${needed}".`);
     return true;
   }
 }

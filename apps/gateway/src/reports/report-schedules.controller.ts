@@ -13,20 +13,22 @@ import { RpcClients } from '../rpc/rpc-clients';
 import { CreateReportScheduleDto, DeletedDto, PageQueryDto, ReportScheduleDto, ReportSchedulePageDto, UpdateReportScheduleDto } from './reports.dto';
 
 const SCOPE = 'read:reports';
+/** Creating, changing and deleting schedules needs write:reports (reading them read:reports). */
+const WRITE = 'write:reports';
 
 @ApiTags('reports')
 @ApiBearerAuth()
 @ApiResponse({ status: 400, description: 'Malformed JSON, missing or unknown fields, wrong types, out-of-range query parameters' })
 @ApiResponse({ status: 401, description: 'Missing or invalid credential' })
-@ApiResponse({ status: 403, description: 'Insufficient scope (read:reports)' })
+@ApiResponse({ status: 403, description: 'Insufficient scope (read:reports to read; write:reports to create, change or delete)' })
 @ApiResponse({ status: 429, description: 'Rate limited' })
 @Controller('v1/report-schedules')
 export class ReportSchedulesController {
   constructor(@Inject(RpcClients) private readonly rpc: RpcClients) {}
 
   @Post()
-  @RequireScope(SCOPE)
-  @ApiExtension('x-required-scope', SCOPE)
+  @RequireScope(WRITE)
+  @ApiExtension('x-required-scope', WRITE)
   @ApiOperation({ summary: 'Create a schedule: a cron expression read in an IANA time zone; each slot produces one report' })
   @ApiCreatedResponse({ type: ReportScheduleDto })
   @ApiResponse({ status: 409, description: 'A schedule with this name exists' })
@@ -55,8 +57,8 @@ export class ReportSchedulesController {
   }
 
   @Patch(':schedule_id')
-  @RequireScope(SCOPE)
-  @ApiExtension('x-required-scope', SCOPE)
+  @RequireScope(WRITE)
+  @ApiExtension('x-required-scope', WRITE)
   @ApiOperation({ summary: 'Change the given fields; a new cron, time zone or enabled state recomputes next_run_at' })
   @ApiOkResponse({ type: ReportScheduleDto })
   @ApiResponse({ status: 404, description: 'No schedule with this id' })
@@ -67,8 +69,8 @@ export class ReportSchedulesController {
   }
 
   @Delete(':schedule_id')
-  @RequireScope(SCOPE)
-  @ApiExtension('x-required-scope', SCOPE)
+  @RequireScope(WRITE)
+  @ApiExtension('x-required-scope', WRITE)
   @ApiOperation({ summary: 'Delete a schedule; its reports stay' })
   @ApiOkResponse({ type: DeletedDto })
   @ApiResponse({ status: 404, description: 'No schedule with this id' })

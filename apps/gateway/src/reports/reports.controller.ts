@@ -16,14 +16,15 @@ import { RequireScope } from '../auth/auth.guard';
 import { RpcClients } from '../rpc/rpc-clients';
 import { CreateReportDto, DeletedDto, DownloadQueryDto, ListReportsQueryDto, ReportDto, ReportPageDto, ReportTypeListDto } from './reports.dto';
 
-/** Reports and report schedules need read:reports, to read and to change. */
+/** Reports are viewed and generated with read:reports; deleting one needs write:reports. */
 const SCOPE = 'read:reports';
+const WRITE = 'write:reports';
 
 @ApiTags('reports')
 @ApiBearerAuth()
 @ApiResponse({ status: 400, description: 'Malformed JSON, missing or unknown fields, wrong types, out-of-range query parameters' })
 @ApiResponse({ status: 401, description: 'Missing or invalid credential' })
-@ApiResponse({ status: 403, description: 'Insufficient scope (read:reports)' })
+@ApiResponse({ status: 403, description: 'Insufficient scope (read:reports; write:reports to delete)' })
 @ApiResponse({ status: 429, description: 'Rate limited' })
 @Controller('v1')
 export class ReportsController {
@@ -106,8 +107,8 @@ export class ReportsController {
   }
 
   @Delete('reports/:report_id')
-  @RequireScope(SCOPE)
-  @ApiExtension('x-required-scope', SCOPE)
+  @RequireScope(WRITE)
+  @ApiExtension('x-required-scope', WRITE)
   @ApiOperation({ summary: 'Delete a stored report' })
   @ApiOkResponse({ type: DeletedDto })
   @ApiResponse({ status: 404, description: 'No report with this id' })

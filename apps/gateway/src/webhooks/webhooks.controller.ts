@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBearerAuth,
@@ -29,8 +29,10 @@ import {
   type WebhookPage,
   type WebhookPageRequest,
   type WebhookResponse,
+  patternNeedsLogScope,
 } from '@vigil/contracts';
-import { RequireScope } from '../auth/auth.guard';
+import { hasScope, insufficientScope, RequireScope } from '../auth/auth.guard';
+import type { Principal } from '../auth/principal';
 import { RpcClients } from '../rpc/rpc-clients';
 import {
   CreateWebhookDto,
@@ -45,6 +47,14 @@ import {
 
 const READ = 'read:alerts';
 const WRITE = 'write:alerts';
+const LOGS = 'read:logs';
+
+/** Audit log event types reach a subscriber's URL: subscribing to them also needs `read:logs`. */
+function requireLogScopeFor(principal: Principal, events: string[] | undefined): void {
+  if (!events || hasScope(principal, LOGS)) return;
+  const audit = events.find(patternNeedsLogScope);
+  if (audit !== undefined) throw insufficientScope(LOGS, `Subscribing to "${audit}" (audit log events) needs the scope "${LOGS}" as well as "${WRITE}".`);
+}
 
 /** /v1/webhooks: thin; the delivery service owns subscriptions, deliveries and their rules. */
 @ApiTags('webhooks')
@@ -58,11 +68,12 @@ export class WebhooksController {
   @Post()
   @RequireScope(WRITE)
   @ApiExtension('x-required-scope', WRITE)
-  @ApiOperation({ summary: 'Create a webhook subscription', description: 'With `secret`: form A (answer: id, url, events, status, created_at). Without: form B (answer includes the generated `secret`, shown only here). Deliveries of both forms carry the X-Service-* headers of their form and the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature`, keyed by the UTF-8 bytes of the secret (see the `webhooks` section of this document).' })
+  @ApiOperation({ summary: 'Create a webhook subscription', description: 'Subscribing to audit log event types (`*`, or a type or pattern of the `database`, `user`, `data` or `vigil` families) also needs `read:logs` (403 `insufficient_scope` naming it otherwise). With `secret`: form A (answer: id, url, events, status, created_at). Without: form B (answer includes the generated `secret`, shown only here). Deliveries of both forms carry the X-Service-* headers of their form and the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature`, keyed by the UTF-8 bytes of the secret (see the `webhooks` section of this document).' })
   @ApiCreatedResponse({ description: 'Created.' })
   @ApiBadRequestResponse({ description: 'Malformed body, missing field, unknown field, or an unparseable URL.' })
   @ApiUnprocessableEntityResponse({ description: 'Unknown event type (`unknown_event_type`) or a URL that is not https:// on a public address (`webhook_url_not_allowed`).' })
-  create(@Body() body: CreateWebhookDto): Promise<CreatedWebhookFormA | CreatedWebhookFormB> {
+  create(@Body() body: CreateWebhookDto, @Req() req: { user: Principal }): Promise<CreatedWebhookFormA | CreatedWebhookFormB> {
+    requireLogScopeFor(req.user, body.events);
     return this.rpc.delivery.call<CreateWebhookRequest, CreatedWebhookFormA | CreatedWebhookFormB>(RpcPatterns.webhooks.create, {
       url: body.url,
       events: body.events,
@@ -97,11 +108,12 @@ export class WebhooksController {
   @Patch(':webhook_id')
   @RequireScope(WRITE)
   @ApiExtension('x-required-scope', WRITE)
-  @ApiOperation({ summary: 'Update `events`, `active`, `url` or `description`', description: 'A new url, or `active: true`, clears a failing flag and sends the held deliveries.' })
+  @ApiOperation({ summary: 'Update `events`, `active`, `url` or `description`', description: 'A new url, or `active: true`, clears a failing flag and sends the held deliveries. A url change keeps the signing secret (a signing key, never sent to the receiver); subscriptions store no other credential. New `events` naming audit log event types (`*`, or a type or pattern of the `database`, `user`, `data` or `vigil` families) also need `read:logs` (403 `insufficient_scope` naming it otherwise).' })
   @ApiOkResponse({ type: WebhookView })
   @ApiNotFoundResponse({ description: '`webhook_not_found`.' })
   @ApiUnprocessableEntityResponse({ description: 'Unknown event type or URL not allowed.' })
-  update(@Param('webhook_id') id: string, @Body() body: UpdateWebhookDto): Promise<WebhookResponse> {
+  update(@Param('webhook_id') id: string, @Body() body: UpdateWebhookDto, @Req() req: { user: Principal }): Promise<WebhookResponse> {
+    requireLogScopeFor(req.user, body.events);
     return this.rpc.delivery.call<UpdateWebhookRequest, WebhookResponse>(RpcPatterns.webhooks.update, {
       id,
       ...(body.url !== undefined ? { url: body.url } : {}),

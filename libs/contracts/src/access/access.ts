@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { createEnvelopeValidator } from '../envelope';
 
-/** Scopes of credentials (docs/access.md); `write:events` lets a credential ingest. `admin` grants every scope. */
+/** Scopes of credentials (docs/access.md); `write:events` lets a credential ingest; `write:reports` deletes reports and manages schedules. `admin` grants every scope. */
 export const Scopes = [
   'read:databases',
   'write:databases',
@@ -11,6 +11,7 @@ export const Scopes = [
   'write:alerts',
   'read:logs',
   'read:reports',
+  'write:reports',
   'write:events',
   'admin',
 ] as const;

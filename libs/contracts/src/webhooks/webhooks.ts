@@ -34,6 +34,19 @@ export function isValidEventPattern(pattern: string): boolean {
   return SubscribableEventTypes.includes(pattern);
 }
 
+/** Event families that carry audit log content (queries, users, data access, Vigil's own audit trail). */
+export const AuditLogEventFamilies: readonly string[] = ['database', 'user', 'data', 'vigil'];
+
+/**
+ * Whether subscribing to `pattern` hands out audit log content, so needs `read:logs` besides
+ * `write:alerts`: `*`, a pattern or a type of an audit log family (`database.*`, `user.login_failed`).
+ */
+export function patternNeedsLogScope(pattern: string): boolean {
+  if (pattern === '*') return true;
+  const [family = ''] = pattern.split('.');
+  return AuditLogEventFamilies.includes(family);
+}
+
 export const WebhookLimits = {
   maxEvents: 50,
   maxUrlLength: 2048,
