@@ -1,5 +1,5 @@
 import { MemoryBus } from '@vigil/messaging';
-import { createLogger } from '@vigil/platform';
+import { createLogger, Registry } from '@vigil/platform';
 import { freePort } from '@vigil/testing';
 import { PolicyCache } from './policy-cache';
 
@@ -7,7 +7,7 @@ describe('PolicyCache.whenReady at start', () => {
   it('holds every batch that asks while the policies load, not only the first, then holds no later batch', async () => {
     const bus = new MemoryBus();
     // Nothing answers on this port: the policies never load and the wait at start runs to its end.
-    const cache = new PolicyCache(bus, { POLICY_RPC_ADDRESS: `127.0.0.1:${await freePort()}`, ENFORCEMENT_READY_TIMEOUT_MS: 300 }, createLogger('test', 'silent'));
+    const cache = new PolicyCache(bus, { POLICY_RPC_ADDRESS: `127.0.0.1:${await freePort()}`, ENFORCEMENT_READY_TIMEOUT_MS: 300 }, createLogger('test', 'silent'), new Registry());
     await cache.onApplicationBootstrap();
     try {
       // Batches of two partitions reach enforcement together. Each must wait like the first; the
