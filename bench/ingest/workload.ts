@@ -268,10 +268,10 @@ export function benchPolicies(now: number): PolicySpec[] {
     },
     {
       type: 'data_protection',
-      description: 'Card data: masked, and an alert when read outside billing',
+      description: 'Card data: masked, and an alert when read outside billing (the app user through billing-service)',
       config: {
         rules: [{ name: 'cards', columns: ['payments.card_number', '*.cvv'], method: 'partial', show_last: 4 }],
-        exceptions: { applications: ['billing-service'] },
+        exceptions: { users: ['app'], applications: ['billing-service'] },
         actions: [{ type: 'alert', severity: 'high', channels: ['secops'] }],
       },
       probe: (tag, t) => [probeRecord('card_read', '', t, tag)],

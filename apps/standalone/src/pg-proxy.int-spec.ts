@@ -213,11 +213,53 @@ it('lets a shadow-mode policy\'s statements run and results through unmasked, re
   expect(after.map((v: { action_taken: string }) => v.action_taken)).toContain('would_block');
 }, 60_000);
 
+it('exempts from masking only the listed user with the listed application: a spoofed application_name (PGAPPNAME) from another user is masked', async () => {
+  const owner = decodeURIComponent(new URL(testServerUrl()).username || 'postgres');
+  const spoofer = `vigil_spoofer_${Date.now()}_${Math.random().toString(36).slice(2, 6)}`;
+  await target.query('CREATE TABLE cards (id int, pan text)');
+  await target.query("INSERT INTO cards VALUES (1, '4111111111111111')");
+  await target.query(`CREATE ROLE ${spoofer} LOGIN`);
+  await target.query(`GRANT SELECT ON cards TO ${spoofer}`);
+  const created = await http(system.gatewayUrl, 'POST', '/v1/policies', {
+    token,
+    body: {
+      name: 'proxy: mask cards except the etl job',
+      type: 'data_protection',
+      databases: ['db_proxied'],
+      enabled: true,
+      config: { rules: [{ name: 'pan', columns: ['cards.pan'], method: 'redact' }], exceptions: { users: [owner], applications: ['etl'] } },
+    },
+  });
+  expect(created.status).toBe(201);
+  const session = async (application_name: string, user?: string) => {
+    const u = new URL(url());
+    if (user) {
+      u.username = user;
+      u.password = '';
+    }
+    const client = new Client({ connectionString: u.toString(), application_name });
+    await client.connect();
+    return client;
+  };
+  const clients = [await session('psql'), await session('etl'), await session('etl', spoofer)];
+  try {
+    const [ownerPsql, ownerEtl, spoofed] = clients;
+    const pan = async (client: Client) => (await client.query('SELECT pan FROM cards WHERE id = 1')).rows[0].pan as string;
+    await waitFor(async () => (await pan(ownerPsql!)) === '***', 5000, 'masking in force');
+    expect(await pan(spoofed!)).toBe('***');
+    expect(await pan(ownerEtl!)).toBe('4111111111111111');
+  } finally {
+    for (const client of clients) await client.end();
+    await target.query(`DROP OWNED BY ${spoofer}`);
+    await target.query(`DROP ROLE ${spoofer}`);
+  }
+}, 60_000);
+
 it('serves health and Prometheus metrics on its HTTP port', async () => {
   const base = `http://127.0.0.1:${proxy.httpPort}`;
   expect((await fetch(`${base}/health/ready`)).status).toBe(200);
   const metrics = await (await fetch(`${base}/metrics`)).text();
-  for (const name of ['vigil_proxy_sessions', 'vigil_proxy_statements_total', 'vigil_proxy_blocked_total', 'vigil_proxy_masked_values_total', 'vigil_proxy_capture_buffer_depth', 'vigil_proxy_added_latency_seconds_bucket']) {
+  for (const name of ['vigil_proxy_sessions', 'vigil_proxy_statements_total', 'vigil_proxy_blocked_total', 'vigil_proxy_masked_values_total', 'vigil_proxy_capture_buffer_depth', 'vigil_proxy_added_latency_seconds_bucket', 'vigil_policy_untrusted_exemptions']) {
     expect(metrics).toContain(name);
   }
   // Readiness as a metric, for alerts that need no kube-state-metrics (deploy/monitoring).

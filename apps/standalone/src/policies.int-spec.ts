@@ -199,6 +199,38 @@ describe('policies', () => {
     expect((await api('GET', `/v1/policies/${access.body.id}/violations`)).body.pagination.total).toBe(0);
   });
 
+  it('refuses an application-only exemption with 422 on create and update, and honours an application bound to users', async () => {
+    const appOnly = { ...dropRules, exceptions: { applications: ['migrator'] } };
+    const refused = await api('POST', '/v1/policies', { name: unique('app only'), type: 'query_control', databases: ['db_exempt'], config: appOnly });
+    expect([refused.status, refused.headers.get('content-type')]).toEqual([422, expect.stringContaining('application/problem+json')]);
+    expect(refused.body.errors).toEqual([{ field: 'config.exceptions.applications', message: expect.stringContaining('application_name is chosen by the database client') }]);
+    const existing = await create({ databases: ['db_exempt'] });
+    const refusedUpdate = await api('PUT', `/v1/policies/${existing.id}`, { config: appOnly });
+    expect([refusedUpdate.status, refusedUpdate.body.errors?.map((e: { field: string }) => e.field)]).toEqual([422, ['config.exceptions.applications']]);
+    expect((await api('GET', `/v1/policies/${existing.id}`)).body.config).toEqual(dropRules);
+
+    const bound = await create({ databases: ['db_exempt'], config: { ...dropRules, exceptions: { users: ['deployer'], applications: ['migrator'] } } });
+    const sample = (user: string, client_application: string) => api('POST', `/v1/policies/${bound.id}/test`, { user, client_application, query: 'DROP TABLE t' });
+    expect((await sample('deployer', 'migrator')).body.would_trigger).toBe(false);
+    expect((await sample('deployer', 'psql')).body.would_trigger).toBe(true);
+    expect((await sample('mallory', 'migrator')).body.would_trigger).toBe(true); // a spoofed application_name
+
+    expect((await api('POST', `/v1/policies/${bound.id}/enable`)).status).toBe(200);
+    await api('DELETE', `/v1/policies/${existing.id}`);
+    const spoofed = { type: 'database.query', database_id: 'db_exempt', details: { user: 'mallory', client_application: 'migrator', query: 'DROP TABLE accounts' } };
+    await ingestUntil(bound.id, spoofed, 'blocked');
+    // The policy is in force now: the exempt pair gets no outcome from it.
+    const [exempt] = await ingest([{ type: 'database.query', database_id: 'db_exempt', details: { user: 'deployer', client_application: 'migrator', query: 'DROP TABLE accounts' } }]);
+    const outcomes = await waitFor(async () => {
+      const rows = await system.db.query<{ id: string; policy_id: string | null }>(
+        `SELECT id, policy_id FROM event_ingest.events WHERE id = $1 OR details->>'triggering_event_id' = $1`,
+        [exempt],
+      );
+      return rows.some((r) => r.id === exempt) ? rows.filter((r) => r.policy_id === bound.id) : undefined;
+    }, 10_000, 'the exempt event stored');
+    expect(outcomes).toEqual([]);
+  });
+
   it('enforces an enabled policy on ingested events: violation record, policy.violation event, counters; disabled and deleted stop at once', async () => {
     const policy = await create({ databases: ['db_enforce'] });
     // Disabled: nothing happens.

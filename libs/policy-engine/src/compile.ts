@@ -173,13 +173,18 @@ export type ConfigCheck = { ok: true; policy: CompiledPolicy } | { ok: false; er
  * Checks a configuration for its type (structure, then meaning: CIDR ranges, RE2 patterns, time
  * zones, weekdays) and compiles it. Everything that could fail at evaluation fails here instead.
  */
-export function compilePolicy(definition: PolicyDefinition, pathPrefix = 'config'): ConfigCheck {
+/**
+ * Compiles a policy. `forSave`: also refuse what a stored policy may still hold but a new or
+ * changed one may not (an application-only exemption); the engine compiles without it.
+ */
+export function compilePolicy(definition: PolicyDefinition, pathPrefix = 'config', options: { forSave?: boolean } = {}): ConfigCheck {
   const validator = validators[definition.type];
   if (!validator) return { ok: false, errors: [{ field: 'type', message: 'unknown policy type' }] };
   const shape = validator.validate(definition.config, pathPrefix);
   if (!shape.ok) return { ok: false, errors: shape.errors };
   const errors: FieldError[] = [];
   const issue = (path: string, message: string) => errors.push({ field: `${pathPrefix}.${path}`, message });
+  if (options.forSave && hasUntrustedExemption(definition.config)) issue('exceptions.applications', UNTRUSTED_EXEMPTION_MESSAGE);
   let policy: CompiledPolicy | undefined;
   switch (definition.type) {
     case 'access_control':
@@ -301,11 +306,38 @@ interface CompiledRule {
   message?: string;
 }
 
+/** Why an application-only exemption is refused at save (and ignored by the engine). */
+export const UNTRUSTED_EXEMPTION_MESSAGE =
+  'an application exemption needs exceptions.users as well: application_name is chosen by the database client and cannot be trusted alone';
+
+/**
+ * True when a config's exceptions name applications but no user. Such an exemption is refused at
+ * save and, in a policy stored before that rule, ignored at evaluation: anyone can set
+ * application_name (PGAPPNAME) to the exempt value.
+ */
+export function hasUntrustedExemption(config: unknown): boolean {
+  const exceptions = (config as { exceptions?: { users?: unknown; applications?: unknown } } | null)?.exceptions;
+  const apps = Array.isArray(exceptions?.applications) ? exceptions.applications.length : 0;
+  const users = Array.isArray(exceptions?.users) ? exceptions.users.length : 0;
+  return apps > 0 && users === 0;
+}
+
+/**
+ * Who is exempt. `users` alone: those users, whatever their application. `users` and
+ * `applications`: one of those users AND one of those applications (the application narrows the
+ * user exemption, it never widens it). `applications` alone: nobody (see hasUntrustedExemption).
+ */
+export function exemptionOf(exceptions: { users?: string[]; applications?: string[] } | undefined) {
+  const users = new Set(exceptions?.users ?? []);
+  const apps = new Set(exceptions?.applications ?? []);
+  if (!users.size) return (_event: Pick<EngineEvent, 'user' | 'client_application'>) => false;
+  if (!apps.size) return (event: Pick<EngineEvent, 'user' | 'client_application'>) => event.user !== undefined && users.has(event.user);
+  return (event: Pick<EngineEvent, 'user' | 'client_application'>) =>
+    event.user !== undefined && users.has(event.user) && event.client_application !== undefined && apps.has(event.client_application);
+}
+
 function exemptions(config: { exceptions?: { users?: string[]; applications?: string[] } }) {
-  const users = new Set(config.exceptions?.users ?? []);
-  const apps = new Set(config.exceptions?.applications ?? []);
-  return (event: EngineEvent) =>
-    (event.user !== undefined && users.has(event.user)) || (event.client_application !== undefined && apps.has(event.client_application));
+  return exemptionOf(config.exceptions);
 }
 
 function checkUniqueNames(rules: { name: string }[], issue: Issue) {

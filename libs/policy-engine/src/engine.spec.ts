@@ -198,8 +198,9 @@ describe('query_control', () => {
     ['an unbounded DELETE', { query: 'DELETE FROM accounts;' }, ['unbounded delete'], 'alerted'],
     ['a sleep probe', { query: "SELECT pg_sleep(5)" }, ['sleep probes'], 'logged'],
     ['two rules at once', { query: 'DROP DATABASE x; select pg_sleep(1)' }, ['no drops', 'sleep probes'], 'blocked'],
-    ['an exempt user', { query: 'drop table customers', user: 'dba' }, [], null],
-    ['an exempt application', { query: 'drop table customers', client_application: 'migrator' }, [], null],
+    ['an exempt user with an exempt application', { query: 'drop table customers', user: 'dba', client_application: 'migrator' }, [], null],
+    ['an exempt user with another application', { query: 'drop table customers', user: 'dba', client_application: 'psql' }, ['no drops'], 'blocked'],
+    ['an exempt application named by another user', { query: 'drop table customers', user: 'mallory', client_application: 'migrator' }, ['no drops'], 'blocked'],
     ['no query at all', { query: undefined }, [], null],
   ])('%s', (_label, extra, rules, actionTaken) => {
     const result = simulate(policy('query_control', config), event(extra as Partial<EngineEvent>));
@@ -212,6 +213,53 @@ describe('query_control', () => {
     const result = simulate(policy('query_control', config), event({ query: 'DROP TABLE a; DELETE FROM b' }));
     expect(result.actions_would_execute).toEqual([{ type: 'block', severity: 'critical' }]);
     expect(result.evaluation).toMatchObject({ severity: 'critical', rule_name: 'no drops', message: 'DROP is not allowed', outcome: 'violation' });
+  });
+});
+
+describe('exceptions', () => {
+  const rules = [{ name: 'no drops', pattern: '\\bdrop\\s+table\\b', action: 'block' }];
+  const triggers = (exceptions: unknown, sample: Partial<EngineEvent>) =>
+    simulate(policy('query_control', { rules, exceptions }), event({ query: 'DROP TABLE t', ...sample })).would_trigger;
+
+  it('ignores an application-only exemption: application_name is chosen by the client', () => {
+    expect(triggers({ applications: ['migrator'] }, { user: 'anyone', client_application: 'migrator' })).toBe(true);
+    expect(triggers({ users: [], applications: ['migrator'] }, { user: 'anyone', client_application: 'migrator' })).toBe(true);
+  });
+
+  it('exempts a user and application pair only together', () => {
+    const exceptions = { users: ['deployer'], applications: ['migrator'] };
+    expect(triggers(exceptions, { user: 'deployer', client_application: 'migrator' })).toBe(false);
+    expect(triggers(exceptions, { user: 'deployer', client_application: 'psql' })).toBe(true);
+    expect(triggers(exceptions, { user: 'deployer' })).toBe(true);
+    // A spoofed PGAPPNAME from another user earns nothing.
+    expect(triggers(exceptions, { user: 'mallory', client_application: 'migrator' })).toBe(true);
+  });
+
+  it('exempts listed users whatever their application when no application is listed', () => {
+    expect(triggers({ users: ['dba'] }, { user: 'dba', client_application: 'anything' })).toBe(false);
+    expect(triggers({ users: ['dba'] }, { user: 'dba' })).toBe(false);
+    expect(triggers({ users: ['dba'] }, { user: 'other' })).toBe(true);
+  });
+
+  it('refuses an application-only exemption at save, not when a stored policy is loaded', () => {
+    const stored = policy('query_control', { rules, exceptions: { applications: ['migrator'] } });
+    expect(compilePolicy(stored, 'config', { forSave: true })).toEqual({
+      ok: false,
+      errors: [{ field: 'config.exceptions.applications', message: expect.stringContaining('application_name is chosen by the database client') }],
+    });
+    expect(compilePolicy(stored).ok).toBe(true);
+    expect(compilePolicy(policy('query_control', { rules, exceptions: { users: ['dba'], applications: ['migrator'] } }), 'config', { forSave: true }).ok).toBe(true);
+  });
+
+  it('counts the enabled policies whose application-only exemption is ignored', () => {
+    const engine = new PolicyEngine();
+    engine.apply({ ...policy('query_control', { rules, exceptions: { applications: ['migrator'] } }, { id: 'p1' }), version: 1 });
+    engine.apply({ ...policy('query_control', { rules, exceptions: { users: ['dba'], applications: ['migrator'] } }, { id: 'p2' }), version: 1 });
+    expect(engine.untrustedExemptionCount).toBe(1);
+    expect(engine.hasUntrustedExemption('p1')).toBe(true);
+    expect(engine.hasUntrustedExemption('p2')).toBe(false);
+    engine.apply({ ...policy('query_control', { rules, exceptions: { users: ['dba'], applications: ['migrator'] } }, { id: 'p1' }), version: 2 });
+    expect(engine.untrustedExemptionCount).toBe(0);
   });
 });
 

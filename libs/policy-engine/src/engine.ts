@@ -1,4 +1,4 @@
-import { type CompiledPolicy, compilePolicy, EventView, type ThresholdState } from './compile';
+import { type CompiledPolicy, compilePolicy, EventView, hasUntrustedExemption, type ThresholdState } from './compile';
 import type { EngineEvent, ExecutedAction, MatchedCondition, PolicyDefinition, PolicyEvaluation } from './types';
 
 /**
@@ -51,6 +51,8 @@ export type ApplyResult = 'applied' | 'stale' | 'invalid';
 export class PolicyEngine {
   private readonly versions = new Map<string, number>();
   private readonly active = new Map<string, CompiledPolicy>();
+  /** Enabled policies whose application-only exemption is ignored (hasUntrustedExemption). */
+  private readonly untrusted = new Set<string>();
   /** Per database: its own policies then the `*` ones, rebuilt on the first event after a change. */
   private byDatabase = new Map<string, CompiledPolicy[]>();
   private everywhere: CompiledPolicy[] = [];
@@ -66,11 +68,23 @@ export class PolicyEngine {
     this.versions.set(policy.id, policy.version);
     this.dirty = true;
     this.active.delete(policy.id);
+    this.untrusted.delete(policy.id);
     if (policy.deleted || !policy.enabled) return 'applied';
     const compiled = compilePolicy(policy);
     if (!compiled.ok) return 'invalid';
     this.active.set(policy.id, compiled.policy);
+    if (hasUntrustedExemption(policy.config)) this.untrusted.add(policy.id);
     return 'applied';
+  }
+
+  /** How many enabled policies hold an application-only exemption, which is ignored. */
+  get untrustedExemptionCount(): number {
+    return this.untrusted.size;
+  }
+
+  /** Whether the policy as last applied is enabled with an ignored application-only exemption. */
+  hasUntrustedExemption(policyId: string): boolean {
+    return this.untrusted.has(policyId);
   }
 
   get enabledCount(): number {

@@ -81,10 +81,19 @@ export const QueryRuleSchema = Type.Object(
 
 const ExceptionsSchema = Type.Object(
   {
-    users: Type.Optional(StringList('users exempt from the rules')),
-    applications: Type.Optional(StringList('client applications exempt from the rules')),
+    users: Type.Optional(StringList('database users exempt from the rules (the user the database authenticated)')),
+    applications: Type.Optional(
+      StringList(
+        'narrows the user exemption: with `users`, only those users connected with one of these client applications (application_name) are exempt. ' +
+          'Refused (422) without `users`: application_name is chosen by the database client and cannot be trusted alone',
+      ),
+    ),
   },
-  closed,
+  {
+    ...closed,
+    description:
+      'who the rules do not apply to: `users` alone exempts those users; `users` with `applications` exempts only those users using those applications; `applications` alone is refused',
+  },
 );
 
 export const QueryControlConfigSchema = Type.Object(

@@ -1605,10 +1605,11 @@ export interface components {
                     /** @description `block`: the operation is refused (recorded as `blocked`); `alert`: an alert is raised; `log`: only recorded as a policy match */
                     type: "block" | "alert" | "log";
                 }[];
+                /** @description who the rules do not apply to: `users` alone exempts those users; `users` with `applications` exempts only those users using those applications; `applications` alone is refused */
                 exceptions?: {
-                    /** @description client applications exempt from the rules */
+                    /** @description narrows the user exemption: with `users`, only those users connected with one of these client applications (application_name) are exempt. Refused (422) without `users`: application_name is chosen by the database client and cannot be trusted alone */
                     applications?: string[];
-                    /** @description users exempt from the rules */
+                    /** @description database users exempt from the rules (the user the database authenticated) */
                     users?: string[];
                 };
                 rules: {
@@ -1625,10 +1626,11 @@ export interface components {
                     show_last?: number;
                 }[];
             } | {
+                /** @description who the rules do not apply to: `users` alone exempts those users; `users` with `applications` exempts only those users using those applications; `applications` alone is refused */
                 exceptions?: {
-                    /** @description client applications exempt from the rules */
+                    /** @description narrows the user exemption: with `users`, only those users connected with one of these client applications (application_name) are exempt. Refused (422) without `users`: application_name is chosen by the database client and cannot be trusted alone */
                     applications?: string[];
-                    /** @description users exempt from the rules */
+                    /** @description database users exempt from the rules (the user the database authenticated) */
                     users?: string[];
                 };
                 rules: {
@@ -2053,10 +2055,11 @@ export interface components {
                     /** @description `block`: the operation is refused (recorded as `blocked`); `alert`: an alert is raised; `log`: only recorded as a policy match */
                     type: "block" | "alert" | "log";
                 }[];
+                /** @description who the rules do not apply to: `users` alone exempts those users; `users` with `applications` exempts only those users using those applications; `applications` alone is refused */
                 exceptions?: {
-                    /** @description client applications exempt from the rules */
+                    /** @description narrows the user exemption: with `users`, only those users connected with one of these client applications (application_name) are exempt. Refused (422) without `users`: application_name is chosen by the database client and cannot be trusted alone */
                     applications?: string[];
-                    /** @description users exempt from the rules */
+                    /** @description database users exempt from the rules (the user the database authenticated) */
                     users?: string[];
                 };
                 rules: {
@@ -2073,10 +2076,11 @@ export interface components {
                     show_last?: number;
                 }[];
             } | {
+                /** @description who the rules do not apply to: `users` alone exempts those users; `users` with `applications` exempts only those users using those applications; `applications` alone is refused */
                 exceptions?: {
-                    /** @description client applications exempt from the rules */
+                    /** @description narrows the user exemption: with `users`, only those users connected with one of these client applications (application_name) are exempt. Refused (422) without `users`: application_name is chosen by the database client and cannot be trusted alone */
                     applications?: string[];
-                    /** @description users exempt from the rules */
+                    /** @description database users exempt from the rules (the user the database authenticated) */
                     users?: string[];
                 };
                 rules: {
@@ -2554,10 +2558,11 @@ export interface components {
                     /** @description `block`: the operation is refused (recorded as `blocked`); `alert`: an alert is raised; `log`: only recorded as a policy match */
                     type: "block" | "alert" | "log";
                 }[];
+                /** @description who the rules do not apply to: `users` alone exempts those users; `users` with `applications` exempts only those users using those applications; `applications` alone is refused */
                 exceptions?: {
-                    /** @description client applications exempt from the rules */
+                    /** @description narrows the user exemption: with `users`, only those users connected with one of these client applications (application_name) are exempt. Refused (422) without `users`: application_name is chosen by the database client and cannot be trusted alone */
                     applications?: string[];
-                    /** @description users exempt from the rules */
+                    /** @description database users exempt from the rules (the user the database authenticated) */
                     users?: string[];
                 };
                 rules: {
@@ -2574,10 +2579,11 @@ export interface components {
                     show_last?: number;
                 }[];
             } | {
+                /** @description who the rules do not apply to: `users` alone exempts those users; `users` with `applications` exempts only those users using those applications; `applications` alone is refused */
                 exceptions?: {
-                    /** @description client applications exempt from the rules */
+                    /** @description narrows the user exemption: with `users`, only those users connected with one of these client applications (application_name) are exempt. Refused (422) without `users`: application_name is chosen by the database client and cannot be trusted alone */
                     applications?: string[];
-                    /** @description users exempt from the rules */
+                    /** @description database users exempt from the rules (the user the database authenticated) */
                     users?: string[];
                 };
                 rules: {

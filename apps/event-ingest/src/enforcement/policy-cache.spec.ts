@@ -1,13 +1,15 @@
+import { Topics } from '@vigil/contracts';
 import { MemoryBus } from '@vigil/messaging';
-import { createLogger } from '@vigil/platform';
-import { freePort } from '@vigil/testing';
+import { createLogger, Registry } from '@vigil/platform';
+import { freePort, waitFor } from '@vigil/testing';
+import pino from 'pino';
 import { PolicyCache } from './policy-cache';
 
 describe('PolicyCache.whenReady at start', () => {
   it('holds every batch that asks while the policies load, not only the first, then holds no later batch', async () => {
     const bus = new MemoryBus();
     // Nothing answers on this port: the policies never load and the wait at start runs to its end.
-    const cache = new PolicyCache(bus, { POLICY_RPC_ADDRESS: `127.0.0.1:${await freePort()}`, ENFORCEMENT_READY_TIMEOUT_MS: 300 }, createLogger('test', 'silent'));
+    const cache = new PolicyCache(bus, { POLICY_RPC_ADDRESS: `127.0.0.1:${await freePort()}`, ENFORCEMENT_READY_TIMEOUT_MS: 300 }, createLogger('test', 'silent'), new Registry());
     await cache.onApplicationBootstrap();
     try {
       // Batches of two partitions reach enforcement together. Each must wait like the first; the
@@ -19,6 +21,44 @@ describe('PolicyCache.whenReady at start', () => {
       ]);
       expect(settled).toEqual(['first false', 'second false']);
       expect(await cache.whenReady()).toBe(false);
+    } finally {
+      await cache.onModuleDestroy();
+      await bus.close();
+    }
+  });
+});
+
+describe('PolicyCache and application-only exemptions', () => {
+  it('warns once per loaded policy version whose application-only exemption is ignored and counts such policies in a gauge', async () => {
+    const bus = new MemoryBus();
+    const lines: { msg: string; policy_id?: string; version?: number }[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const metrics = new Registry();
+    const cache = new PolicyCache(bus, { POLICY_RPC_ADDRESS: `127.0.0.1:${await freePort()}`, ENFORCEMENT_READY_TIMEOUT_MS: 300 }, logger, metrics);
+    const gauge = async () => (await metrics.getSingleMetric('vigil_policy_untrusted_exemptions')!.get()).values[0]?.value;
+    const publish = (version: number, exceptions: Record<string, string[]>) => {
+      const policy = {
+        id: 'pol_legacy', name: 'legacy', type: 'query_control', enabled: true, description: '', databases: ['db_a'],
+        config: { rules: [{ name: 'no drops', pattern: 'drop', action: 'block' }], exceptions },
+        version, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', deleted: false,
+      };
+      const envelope = { id: `pev_${version}_${Math.random()}`, type: 'policy.updated', schema_version: 1, occurred_at: '2026-01-01T00:00:00Z', key: policy.id, data: { change: 'policy.updated', policy } };
+      return bus.publish([{ topic: Topics.policyEvents, messages: [{ key: policy.id, value: JSON.stringify(envelope), headers: {} }] }]);
+    };
+    const warnings = () => lines.filter((l) => l.msg.includes('exempts applications without users')).map((l) => [l.policy_id, l.version]);
+    await cache.onApplicationBootstrap();
+    try {
+      await publish(1, { applications: ['migrator'] });
+      await waitFor(async () => cache.engine.versionOf('pol_legacy') === 1, 5000, 'version 1 applied');
+      await publish(1, { applications: ['migrator'] }); // the same version again: no second warning
+      await publish(2, { users: ['deployer'], applications: ['migrator'] });
+      await waitFor(async () => cache.engine.versionOf('pol_legacy') === 2, 5000, 'version 2 applied');
+      expect(warnings()).toEqual([['pol_legacy', 1]]);
+      expect(await gauge()).toBe(0);
+      await publish(3, { applications: ['migrator'] });
+      await waitFor(async () => cache.engine.versionOf('pol_legacy') === 3, 5000, 'version 3 applied');
+      expect(warnings()).toEqual([['pol_legacy', 1], ['pol_legacy', 3]]);
+      expect(await gauge()).toBe(1);
     } finally {
       await cache.onModuleDestroy();
       await bus.close();

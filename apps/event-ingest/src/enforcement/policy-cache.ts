@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { MESSAGE_BUS, type MessageBus, PolicyFollower } from '@vigil/messaging';
-import { CONFIG, type ConfigOf, LOGGER, type Logger } from '@vigil/platform';
+import { CONFIG, type ConfigOf, Gauge, LOGGER, type Logger, Registry } from '@vigil/platform';
 import { PolicyEngine } from '@vigil/policy-engine';
 import type { enforcementConfigSpec } from './enforcement.config';
 
@@ -23,14 +23,34 @@ export class PolicyCache implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(MESSAGE_BUS) bus: MessageBus,
     @Inject(CONFIG) private readonly config: EnforcementConfig,
     @Inject(LOGGER) logger: Logger,
+    @Inject(Registry) metrics: Registry,
   ) {
     this.logger = logger.child({ component: 'policy-cache' });
+    const engine = this.engine;
+    new Gauge({
+      name: 'vigil_policy_untrusted_exemptions',
+      help: 'Enabled policies with an application-only exemption, which is ignored (application_name is chosen by the client)',
+      registers: [metrics],
+      collect() {
+        this.set(engine.untrustedExemptionCount);
+      },
+    });
     this.follower = new PolicyFollower({
       bus,
       policyRpcAddress: config.POLICY_RPC_ADDRESS,
       groupPrefix: 'event-ingest.policy-cache',
       logger,
-      apply: (policy) => this.engine.apply(policy) !== 'invalid',
+      apply: (policy) => {
+        const result = this.engine.apply(policy);
+        if (result === 'applied' && this.engine.hasUntrustedExemption(policy.id)) {
+          // Once per load of such a policy version (an older or repeated version is 'stale').
+          this.logger.warn(
+            { policy_id: policy.id, policy_name: policy.name, version: policy.version },
+            'policy exempts applications without users: the exemption is ignored because application_name is chosen by the client; add exceptions.users',
+          );
+        }
+        return result !== 'invalid';
+      },
     });
   }
 

@@ -1,5 +1,5 @@
 import { enforcementModeOf, type PolicySnapshot } from '@vigil/contracts';
-import type { EngineEvent, MaskingMethod, PolicyEvaluation } from '@vigil/policy-engine';
+import { type EngineEvent, exemptionOf, type MaskingMethod, type PolicyEvaluation } from '@vigil/policy-engine';
 import type { PolicyStore } from '../policies/policy-store';
 
 /** Who is running statements: what access_control and exceptions look at. */
@@ -84,8 +84,8 @@ export class Enforcer {
     const out: ActiveMaskRule[] = [];
     for (const policy of this.store.forDatabase(who.databaseId, 'data_protection')) {
       const config = policy.config as unknown as ProtectionConfig;
-      if (config.exceptions?.users?.includes(who.user)) continue;
-      if (who.application && config.exceptions?.applications?.includes(who.application)) continue;
+      // The engine's rule: users alone, or users AND applications; applications alone exempt nobody.
+      if (exemptionOf(config.exceptions)({ user: who.user, client_application: who.application })) continue;
       const shadow = enforcementModeOf(policy) === 'shadow';
       for (const rule of config.rules) {
         for (const pattern of rule.columns ?? []) {

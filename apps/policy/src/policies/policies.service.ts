@@ -139,7 +139,7 @@ export class PoliciesService {
   }
 
   private checkConfig(policy: { id: string; name: string; type: PolicyState['type']; enabled: boolean; databases: string[]; config: unknown }) {
-    const result = compilePolicy(policy);
+    const result = compilePolicy(policy, 'config', { forSave: true });
     if (!result.ok) {
       throw new DomainException(422, PolicyErrorCode.InvalidConfig, `The config is not valid for a ${policy.type} policy.`, result.errors);
     }
