@@ -26,9 +26,9 @@ const redactPatterns: Field<string[]> = {
       if (!Array.isArray(patterns) || !patterns.every((p) => typeof p === 'string')) return { ok: false, message: 'must be a JSON array of strings (RE2 patterns)' };
     } else patterns = [text];
     const list = patterns as string[];
-    for (let i = 0; i < list.length; i++) {
+    for (const [i, pattern] of list.entries()) {
       try {
-        compileRedactionPattern(list[i]!);
+        compileRedactionPattern(pattern);
       } catch (error) {
         if (error instanceof RedactionPatternError) return { ok: false, message: `pattern ${i + 1} ${error.message}` };
         throw error;
