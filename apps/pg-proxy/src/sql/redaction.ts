@@ -10,8 +10,9 @@ import { RE2JS } from 're2js';
  * - the literal after the word PASSWORD (`ALTER ROLE r PASSWORD '...'`, `CREATE USER u ENCRYPTED
  *   PASSWORD '...'`, `OPTIONS (password '...')` of user mappings);
  * - the key / password arguments of pgcrypto functions (KEY_ARGUMENTS), whatever expression builds them.
- * Fail closed: when PASSWORD is followed by a literal that never ends, everything from that literal
- * to the end of the text is replaced by REDACTED_REST.
+ * Fail closed: when a secret literal never ends, or is a plain '...' literal holding a backslash
+ * (an escape if the server runs with standard_conforming_strings off, so its end is uncertain),
+ * everything from that literal to the end of the text is replaced by REDACTED_REST.
  *
  * Operators add RE2 patterns (PROXY_REDACT_PATTERNS); they run on the text after the built-in rules.
  */
@@ -158,7 +159,10 @@ function builtInReplacements(text: string): Replacement[] {
         const prev = tokens[t - 1];
         const afterPassword = prev?.kind === 'word' && prev.lower === 'password';
         const inKey = stack.some((frame) => frame.secret?.includes(frame.arg));
-        if (!token.closed && (afterPassword || inKey)) {
+        // Unsure where the literal ends: it never closes, or it is a plain '...' literal holding a
+        // backslash, which is an escape on a server with standard_conforming_strings off.
+        const unsure = !token.closed || (text[token.start] === "'" && text.slice(token.start, token.end).includes('\\'));
+        if (unsure && (afterPassword || inKey)) {
           out.push({ start: token.start, end: text.length, by: REDACTED_REST });
           return out;
         }
