@@ -132,6 +132,8 @@ function loadCode() {
   const config = loadTsModule('libs/platform/core/src/config/config.ts');
   // The gateway's TRUST_PROXY is parsed with the policy engine's address ranges (pure code).
   const cidr = loadTsModule('libs/policy-engine/src/cidr.ts');
+  // The proxy compiles its redaction patterns at start with re2js (pure JavaScript, no native code).
+  const re2js = require('re2js');
   const runService = read('libs/platform/core/src/service/run-service.ts');
   for (const needle of ['...commonConfigSpec', 'databaseConfigSpec', 'HOST: env.string', 'PORT: env.port', 'RPC_HOST: env.string', 'RPC_PORT: env.port']) {
     if (!runService.includes(needle)) throw new Error(`run-service.ts no longer contains "${needle}": update fullSpec() in tools/validate-deploy.mjs`);
@@ -150,7 +152,7 @@ function loadCode() {
     const specName = /\bconfigSpec:\s*(\w+)/.exec(text)?.[1];
     const specImport = specName && new RegExp(`import\\s*\\{[^}]*\\b${specName}\\b[^}]*\\}\\s*from\\s*'(\\./config/[^']+)'`).exec(text)?.[1];
     if (!name || !defaultPort || !specImport) throw new Error(`${src}/${defFile}: cannot read name, defaultPort or the config spec import`);
-    const specModule = loadTsModule(posix.join(src, `${specImport.slice(2)}.ts`), { '@vigil/platform': config, '@vigil/policy-engine': cidr });
+    const specModule = loadTsModule(posix.join(src, `${specImport.slice(2)}.ts`), { '@vigil/platform': config, '@vigil/policy-engine': cidr, re2js });
     const env = config.env;
     const spec = {
       ...config.commonConfigSpec,

@@ -21,6 +21,7 @@ import { createProxyMetrics } from '../../apps/pg-proxy/src/proxy/proxy.metrics'
 import { ProxyServer } from '../../apps/pg-proxy/src/proxy/proxy.server';
 import { defaultDatabaseId } from '../../apps/pg-proxy/src/proxy/proxy.service';
 import { socketPath } from '../../apps/pg-proxy/src/proxy/upstream';
+import { Redactor } from '../../apps/pg-proxy/src/sql/redaction';
 import { loadSqlParser, SqlAnalyzer } from '../../apps/pg-proxy/src/sql/sql-analyzer';
 
 async function main() {
@@ -74,7 +75,7 @@ async function main() {
   const server = new ProxyServer({
     host: '127.0.0.1',
     port: 0,
-    config: { upstreamHost: upstream.hostname, upstreamPort: Number(upstream.port || 5432), upstreamSocket: socketDir ? socketPath(socketDir, Number(upstream.port || 5432)) : undefined, upstreamTls: 'disable', tlsMode: 'disabled', captureParameters: false, maskComputed: 'mask', databaseId: defaultDatabaseId },
+    config: { upstreamHost: upstream.hostname, upstreamPort: Number(upstream.port || 5432), upstreamSocket: socketDir ? socketPath(socketDir, Number(upstream.port || 5432)) : undefined, upstreamTls: 'disable', tlsMode: 'disabled', captureParameters: false, maskComputed: 'mask', redactor: new Redactor(), databaseId: defaultDatabaseId },
     enforcer: new Enforcer(store),
     analyzer: new SqlAnalyzer(),
     catalog: new Catalog({ host: socketDir ?? upstream.hostname, port: Number(upstream.port || 5432), user: decodeURIComponent(upstream.username || 'postgres'), password: decodeURIComponent(upstream.password) || undefined }),

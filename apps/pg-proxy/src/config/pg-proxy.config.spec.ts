@@ -30,4 +30,28 @@ describe('pg-proxy configuration', () => {
     const config = loadConfig('pg-proxy', pgProxyConfigSpec, { PROXY_UPSTREAM_SOCKET_DIR: '/run/postgresql', PROXY_UPSTREAM_TLS: 'require' });
     expect(() => proxyConfigView(config)).toThrow(/PROXY_UPSTREAM_TLS=require cannot be honoured through PROXY_UPSTREAM_SOCKET_DIR/);
   });
+
+  it('adds PROXY_REDACT_PATTERNS (one pattern, or a JSON array) to the built-in redaction', () => {
+    expect(loadConfig('pg-proxy', pgProxyConfigSpec, {}).PROXY_REDACT_PATTERNS).toEqual([]);
+    expect(loadConfig('pg-proxy', pgProxyConfigSpec, { PROXY_REDACT_PATTERNS: 'tok_[a-z0-9]{8}' }).PROXY_REDACT_PATTERNS).toEqual(['tok_[a-z0-9]{8}']);
+    const config = loadConfig('pg-proxy', pgProxyConfigSpec, { PROXY_REDACT_PATTERNS: '["api_key=(\\\\w+)", "a,b"]' });
+    expect(config.PROXY_REDACT_PATTERNS).toEqual(['api_key=(\\w+)', 'a,b']);
+    expect(proxyConfigView(config).redactor.redact("SELECT 'API_KEY=abc', 'a,b', pgp_sym_encrypt('d', 'K3y')")).toBe("SELECT 'API_KEY=***', '***', pgp_sym_encrypt('d', '***')");
+  });
+
+  it('refuses to start with a bad redaction pattern, naming which one and why', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig('pg-proxy', pgProxyConfigSpec, env);
+      } catch (e) {
+        return (e as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems({ PROXY_REDACT_PATTERNS: '["ok", "(a)\\\\1"]' })).toEqual([{ variable: 'PROXY_REDACT_PATTERNS', message: expect.stringMatching(/^pattern 2 is not a valid RE2 regular expression/) }]);
+    expect(problems({ PROXY_REDACT_PATTERNS: '(unclosed' })).toEqual([{ variable: 'PROXY_REDACT_PATTERNS', message: expect.stringMatching(/^pattern 1 is not a valid RE2/) }]);
+    expect(problems({ PROXY_REDACT_PATTERNS: '.*' })).toEqual([{ variable: 'PROXY_REDACT_PATTERNS', message: 'pattern 1 matches the empty text' }]);
+    expect(problems({ PROXY_REDACT_PATTERNS: '["unterminated' })).toEqual([{ variable: 'PROXY_REDACT_PATTERNS', message: 'is not a valid JSON array of RE2 patterns' }]);
+    expect(problems({ PROXY_REDACT_PATTERNS: '[1]' })).toEqual([{ variable: 'PROXY_REDACT_PATTERNS', message: 'must be a JSON array of strings (RE2 patterns)' }]);
+  });
 });

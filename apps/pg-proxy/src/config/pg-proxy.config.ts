@@ -1,7 +1,42 @@
-import { env } from '@vigil/platform';
+import { env, type Field } from '@vigil/platform';
+import { compileRedactionPattern, RedactionPatternError } from '../sql/redaction';
 
 const failModeItem = /^[A-Za-z0-9_.-]+:(open|closed)$/;
 const databaseIdItem = /^[^:,]+:db_[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
+/**
+ * RE2 patterns added to the built-in redaction of captured SQL (docs/proxy.md#redaction): one
+ * pattern, or a JSON array of patterns (patterns may hold commas). Each is compiled at start; a bad
+ * one stops the service with the pattern's position in the list and the reason, never the pattern
+ * text of another variable.
+ */
+const redactPatterns: Field<string[]> = {
+  description: 'an RE2 pattern or a JSON array of RE2 patterns',
+  secret: false,
+  parse(raw) {
+    if (raw === undefined || raw.trim() === '') return { ok: true, value: [] };
+    const text = raw.trim();
+    let patterns: unknown;
+    if (text.startsWith('[')) {
+      try {
+        patterns = JSON.parse(text);
+      } catch {
+        return { ok: false, message: 'is not a valid JSON array of RE2 patterns' };
+      }
+      if (!Array.isArray(patterns) || !patterns.every((p) => typeof p === 'string')) return { ok: false, message: 'must be a JSON array of strings (RE2 patterns)' };
+    } else patterns = [text];
+    const list = patterns as string[];
+    for (const [i, pattern] of list.entries()) {
+      try {
+        compileRedactionPattern(pattern);
+      } catch (error) {
+        if (error instanceof RedactionPatternError) return { ok: false, message: `pattern ${i + 1} ${error.message}` };
+        throw error;
+      }
+    }
+    return { ok: true, value: list };
+  },
+};
 
 /** Variables of the PostgreSQL audit proxy (docs/proxy.md#configuration). Validated at start. */
 export const pgProxyConfigSpec = {
@@ -40,6 +75,8 @@ export const pgProxyConfigSpec = {
   PROXY_PUBLISH_TIMEOUT_MS: env.int({ min: 100, max: 120_000, default: 5000 }),
   /** Record bound parameter values (default: only their count; values may hold personal data). */
   PROXY_CAPTURE_PARAMETERS: env.bool({ default: false }),
+  /** RE2 patterns whose matches are redacted from captured SQL, after the built-in rules (passwords, pgcrypto keys). */
+  PROXY_REDACT_PATTERNS: redactPatterns,
   /** Computed output expressions over protected columns: mask the computed value, or refuse the statement. */
   PROXY_MASK_COMPUTED: env.oneOf(['mask', 'refuse'] as const, { default: 'mask' }),
   /**

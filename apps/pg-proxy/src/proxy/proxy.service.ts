@@ -7,6 +7,7 @@ import type { pgProxyConfigSpec } from '../config/pg-proxy.config';
 import { Enforcer } from '../enforcement/enforcer';
 import { Catalog } from '../masking/catalog';
 import { PolicyCache } from '../policies/policy-cache';
+import { compileRedactionPattern, Redactor } from '../sql/redaction';
 import { loadSqlParser, SqlAnalyzer } from '../sql/sql-analyzer';
 import { createProxyMetrics } from './proxy.metrics';
 import { loadTls, ProxyServer } from './proxy.server';
@@ -40,6 +41,7 @@ export function proxyConfigView(config: ProxyConfig): ProxyConfigView {
     tlsContext: config.PROXY_TLS_MODE === 'disabled' ? undefined : loadTls(config.PROXY_TLS_CERT_FILE, config.PROXY_TLS_KEY_FILE),
     captureParameters: config.PROXY_CAPTURE_PARAMETERS,
     maskComputed: config.PROXY_MASK_COMPUTED,
+    redactor: new Redactor(config.PROXY_REDACT_PATTERNS.map(compileRedactionPattern)),
     databaseId: (name) => ids.get(name) ?? defaultDatabaseId(name),
   };
 }

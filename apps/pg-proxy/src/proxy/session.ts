@@ -30,6 +30,7 @@ import {
   SSL_REQUEST,
 } from '../protocol/messages';
 import { mayHoldSeveralStatements, type SqlAnalyzer, type StatementInfo } from '../sql/sql-analyzer';
+import type { Redactor } from '../sql/redaction';
 import type { ProxyMetrics } from './proxy.metrics';
 import { openUpstream } from './upstream';
 
@@ -55,6 +56,12 @@ export interface ProxyConfigView {
   tlsContext?: SecureContext;
   captureParameters: boolean;
   maskComputed: 'mask' | 'refuse';
+  /**
+   * Replaces secrets (role passwords, pgcrypto keys, configured patterns) in the query text of
+   * records. Enforcement inside the proxy judges the original text; every record that leaves the
+   * proxy, and so the pipeline's policy evaluation of it, carries the redacted text.
+   */
+  redactor: Redactor;
   databaseId(name: string): string;
 }
 
@@ -845,8 +852,9 @@ export class Session {
 
   private capture(result: ResultState, outcome: Parameters<Session['finish']>[1], info: StatementInfo | undefined, durationMs: number) {
     const rows = outcome.tag ? (rowsOfTag(outcome.tag) ?? result.rows) : result.rows;
+    const query = this.deps.config.redactor.redact(result.text).slice(0, 262_144);
     const details: Record<string, unknown> = {
-      query: result.text.slice(0, 262_144),
+      query,
       statement_type: info?.type ?? null,
       objects: info?.objects ?? [],
       object: info?.objects[0] ?? null,
@@ -873,7 +881,7 @@ export class Session {
       const enforced = result.plan.filter((m): m is ColumnMask => !!m && !m.rule.shadow);
       const shadow = result.plan.filter((m): m is ColumnMask => !!m && m.rule.shadow);
       this.record('data.sensitive_access', {
-        query: result.text.slice(0, 262_144),
+        query,
         columns: [...new Set([...enforced, ...shadow].map((m) => m.column))],
         masked: enforced.length > 0,
         masking: [...enforced, ...shadow].map((m) => ({ column: m.column, policy_id: m.rule.policyId, rule: m.rule.rule, method: m.rule.method, shadow: m.rule.shadow })),

@@ -15,6 +15,7 @@ import { encodeCancel } from '../protocol/messages';
 import { createProxyMetrics } from '../proxy/proxy.metrics';
 import { ProxyServer } from '../proxy/proxy.server';
 import type { ProxyConfigView } from '../proxy/session';
+import { Redactor } from '../sql/redaction';
 import { defaultDatabaseId } from '../proxy/proxy.service';
 import { socketPath } from '../proxy/upstream';
 import { loadSqlParser, SqlAnalyzer } from '../sql/sql-analyzer';
@@ -82,6 +83,7 @@ export async function startTestProxy(options: { config?: Partial<ProxyConfigView
     tlsMode: 'disabled',
     captureParameters: false,
     maskComputed: 'mask',
+    redactor: new Redactor(),
     databaseId: defaultDatabaseId,
     ...(options.socketDir ? { upstreamSocket: socketPath(options.socketDir, Number(upstream.port || 5432)) } : {}),
     ...options.config,
