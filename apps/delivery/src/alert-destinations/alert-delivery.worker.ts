@@ -3,8 +3,8 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { quoteIdent } from '@vigil/database';
 import { ulid } from '@vigil/domain';
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { CONFIG, Counter, extractTraceContext, inSpan, LOGGER, type Logger, Registry, serviceTracer, tracingEnabled } from '@vigil/platform';
+import { CONFIG, Counter, LOGGER, type Logger, Registry, serviceTracer } from '@vigil/platform';
+import { inAttemptSpan } from '../deliveries/attempt-span';
 import { DataSource } from 'typeorm';
 import type { DeliveryConfig } from '../delivery.service-definition';
 import { ALERT_DELIVERIES_CHANNEL, type AlertAttemptRecord, AlertDeliveriesRepository, type ClaimedAlertDelivery } from './alert-deliveries.repository';
@@ -140,29 +140,13 @@ export class AlertDeliveryWorker implements OnApplicationBootstrap, OnModuleDest
    * and the provider are recorded: a destination's URL can itself be a credential (chat webhooks).
    */
   private tracedAttempt(delivery: ClaimedAlertDelivery): Promise<AlertAttemptRecord> {
-    if (!tracingEnabled()) return this.attempt(delivery);
-    return inSpan(
-      'alert attempt',
-      {
-        tracer: this.tracer,
-        kind: SpanKind.CLIENT,
-        parent: extractTraceContext(delivery.trace_context),
-        attributes: {
-          'vigil.destination.id': delivery.destination_id,
-          'vigil.destination.provider': delivery.settings.provider,
-          'vigil.delivery.id': delivery.id,
-          'vigil.delivery.attempt': delivery.attempt_count + 1,
-          'vigil.alert.id': delivery.alert.id,
-        },
-      },
-      async (span) => {
-        const outcome = await this.attempt(delivery);
-        if (outcome.statusCode !== null) span.setAttribute('http.response.status_code', outcome.statusCode);
-        span.setAttribute('vigil.delivery.status', outcome.status);
-        if (!outcome.success) span.setStatus({ code: SpanStatusCode.ERROR });
-        return outcome;
-      },
-    );
+    return inAttemptSpan(this.tracer, 'alert attempt', delivery.trace_context, () => ({
+      'vigil.destination.id': delivery.destination_id,
+      'vigil.destination.provider': delivery.settings.provider,
+      'vigil.delivery.id': delivery.id,
+      'vigil.delivery.attempt': delivery.attempt_count + 1,
+      'vigil.alert.id': delivery.alert.id,
+    }), () => this.attempt(delivery));
   }
 
   private async attempt(delivery: ClaimedAlertDelivery): Promise<AlertAttemptRecord> {

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ulid } from '@vigil/domain';
 import { quoteIdent } from '@vigil/database';
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { CONFIG, Counter, extractTraceContext, Histogram, inSpan, LOGGER, type Logger, Registry, SecretBox, serviceTracer, tracingEnabled } from '@vigil/platform';
+import { CONFIG, Counter, Histogram, LOGGER, type Logger, Registry, SecretBox, serviceTracer } from '@vigil/platform';
+import { inAttemptSpan } from './attempt-span';
 import { DataSource } from 'typeorm';
 import type { DeliveryConfig } from '../delivery.service-definition';
 import { EgressClient, type EgressResult } from '../egress/egress-client';
@@ -275,37 +275,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
    * host is recorded, never its path or query (they may hold tokens), nor headers or body.
    */
   private tracedAttempt(delivery: ClaimedDelivery): Promise<AttemptOutcome> {
-    if (!tracingEnabled()) return this.attempt(delivery);
-    let host = '';
-    try {
-      host = new URL(delivery.url).hostname;
-    } catch {
-      /* recorded without it */
-    }
-    return inSpan(
-      'webhook attempt',
-      {
-        tracer: this.tracer,
-        kind: SpanKind.CLIENT,
-        parent: extractTraceContext(delivery.trace_context),
-        attributes: {
-          'http.request.method': 'POST',
-          'server.address': host,
-          'vigil.webhook.id': delivery.webhook_id,
-          'vigil.delivery.id': delivery.id,
-          'vigil.delivery.attempt': delivery.attempt_count + 1,
-          'vigil.event.id': delivery.event_id,
-          'vigil.event.type': delivery.event_type,
-        },
-      },
-      async (span) => {
-        const outcome = await this.attempt(delivery);
-        if (outcome.statusCode !== null) span.setAttribute('http.response.status_code', outcome.statusCode);
-        span.setAttribute('vigil.delivery.status', outcome.status);
-        if (!outcome.success) span.setStatus({ code: SpanStatusCode.ERROR });
-        return outcome;
-      },
-    );
+    return inAttemptSpan(this.tracer, 'webhook attempt', delivery.trace_context, () => ({
+      'http.request.method': 'POST',
+      'server.address': hostOf(delivery.url),
+      'vigil.webhook.id': delivery.webhook_id,
+      'vigil.delivery.id': delivery.id,
+      'vigil.delivery.attempt': delivery.attempt_count + 1,
+      'vigil.event.id': delivery.event_id,
+      'vigil.event.type': delivery.event_type,
+    }), () => this.attempt(delivery));
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<AttemptOutcome> {
@@ -388,5 +366,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
       this.wake?.();
     });
     return this.flushing;
+  }
+}
+
+/** The target's host for the attempt span ('' when the stored URL does not parse). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
   }
 }
