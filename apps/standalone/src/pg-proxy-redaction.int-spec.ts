@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { EventSource } from 'eventsource';
 import { Client } from 'pg';
-import { type RunningService, startService } from '@vigil/platform';
-import { pgProxyService } from '@vigil/service/pg-proxy';
-import { createTestDatabase, freePort, startWebhookReceiver, type TestDatabase, testServerUrl, waitFor, type WebhookReceiver } from '@vigil/testing';
+import type { RunningService } from '@vigil/platform';
+import { createTestDatabase, startWebhookReceiver, type TestDatabase, testServerUrl, waitFor, type WebhookReceiver } from '@vigil/testing';
 import { http, login } from './testing/http';
+import { startProxyBehind } from './testing/proxy';
 import { startTestSystem, type TestSystem } from './testing/test-system';
 
 /**
@@ -30,24 +28,10 @@ beforeAll(async () => {
   system = await startTestSystem({ bus: 'memory', env: { DELIVERY_ALLOW_INSECURE_TARGETS: 'true' } });
   receiver = await startWebhookReceiver();
   target = await createTestDatabase();
-  spillDir = mkdtempSync(join(tmpdir(), 'pg-proxy-redact-'));
-  proxyPort = await freePort();
-  const upstream = new URL(testServerUrl());
-  proxy = await startService(pgProxyService, {
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: String(await freePort()),
-    PROXY_LISTEN_HOST: '127.0.0.1',
-    PROXY_LISTEN_PORT: String(proxyPort),
-    PROXY_UPSTREAM: `${upstream.hostname}:${upstream.port || 5432}`,
-    PROXY_CATALOG_USER: decodeURIComponent(upstream.username || 'postgres'),
-    PROXY_CATALOG_PASSWORD: decodeURIComponent(upstream.password),
-    PROXY_SPILL_DIR: spillDir,
-    PROXY_DATABASE_IDS: `${target.name}:db_redact`,
+  ({ service: proxy, port: proxyPort, spillDir } = await startProxyBehind(system, target, 'db_redact', {
     // An operator pattern on top of the built-in rules.
     PROXY_REDACT_PATTERNS: '["api_token=(\\\\w+)"]',
-    POLICY_RPC_ADDRESS: `127.0.0.1:${system.services.find((s) => s.name === 'policy')!.context.config.RPC_PORT}`,
-  });
+  }));
   token = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
 }, 120_000);
 

@@ -1,11 +1,9 @@
-import { type RunningService, startService } from '@vigil/platform';
-import { pgProxyService } from '@vigil/service/pg-proxy';
-import { createTestDatabase, freePort, type TestDatabase, testServerUrl, waitFor } from '@vigil/testing';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { RunningService } from '@vigil/platform';
+import { createTestDatabase, type TestDatabase, testServerUrl, waitFor } from '@vigil/testing';
+import { rmSync } from 'node:fs';
 import { Client } from 'pg';
 import { http, login } from './testing/http';
+import { startProxyBehind } from './testing/proxy';
 import { startTestSystem, type TestSystem } from './testing/test-system';
 
 /**
@@ -25,22 +23,7 @@ beforeAll(async () => {
   system = await startTestSystem({ bus: 'memory' });
   target = await createTestDatabase();
   await target.query('CREATE TABLE accounts (id int, owner text)');
-  spillDir = mkdtempSync(join(tmpdir(), 'pg-proxy-e2e-'));
-  proxyPort = await freePort();
-  const upstream = new URL(testServerUrl());
-  proxy = await startService(pgProxyService, {
-    LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
-    PORT: String(await freePort()),
-    PROXY_LISTEN_HOST: '127.0.0.1',
-    PROXY_LISTEN_PORT: String(proxyPort),
-    PROXY_UPSTREAM: `${upstream.hostname}:${upstream.port || 5432}`,
-    PROXY_CATALOG_USER: decodeURIComponent(upstream.username || 'postgres'),
-    PROXY_CATALOG_PASSWORD: decodeURIComponent(upstream.password),
-    PROXY_SPILL_DIR: spillDir,
-    PROXY_DATABASE_IDS: `${target.name}:db_proxied`,
-    POLICY_RPC_ADDRESS: `127.0.0.1:${system.services.find((s) => s.name === 'policy')!.context.config.RPC_PORT}`,
-  });
+  ({ service: proxy, port: proxyPort, spillDir } = await startProxyBehind(system, target, 'db_proxied'));
   token = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
 }, 60_000);
 
