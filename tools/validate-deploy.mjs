@@ -135,8 +135,11 @@ function loadCode() {
   // The proxy compiles its redaction patterns at start with re2js (pure JavaScript, no native code).
   const re2js = require('re2js');
   const runService = read('libs/platform/core/src/service/run-service.ts');
-  for (const needle of ['...commonConfigSpec', 'databaseConfigSpec', 'HOST: env.string', 'PORT: env.port', 'RPC_HOST: env.string', 'RPC_PORT: env.port']) {
+  for (const needle of ['...commonConfigSpec', 'databaseConfigSpec', 'HOST: env.string', 'PORT: env.port', 'RPC_HOST: env.string', 'RPC_PORT: env.port', 'METRICS_HOST: env.optionalString', 'METRICS_PORT: env.optionalPort']) {
     if (!runService.includes(needle)) throw new Error(`run-service.ts no longer contains "${needle}": update fullSpec() in tools/validate-deploy.mjs`);
+  }
+  if (!read('libs/platform/core/src/metrics/metrics-server.ts').includes('httpPort + 6000')) {
+    throw new Error('metrics-server.ts no longer defaults METRICS_PORT to the HTTP port + 6000: update metricsPort in tools/validate-deploy.mjs');
   }
   const services = new Map();
   for (const app of readdirSync(file('apps')).sort()) {
@@ -160,6 +163,8 @@ function loadCode() {
       HOST: env.string({ default: '0.0.0.0' }),
       PORT: env.port({ default: defaultPort }),
       ...(rpcMatch ? { RPC_HOST: env.string({ default: '0.0.0.0' }), RPC_PORT: env.port({ default: Number(rpcMatch[1]) }) } : {}),
+      METRICS_HOST: env.optionalString(),
+      METRICS_PORT: env.optionalPort(),
       ...specModule[specName],
     };
     // Whom it calls: every <SERVICE>_RPC_ADDRESS it reads.
@@ -170,7 +175,9 @@ function loadCode() {
       if (!port) throw new Error(`${src}: PROFILES names ${variable} for port "${portName}", which its config does not read with a default`);
       return { name: portName, variable, port };
     });
-    services.set(name, { name, app, defaultPort, rpcPort: rpcMatch ? Number(rpcMatch[1]) : undefined, extraPorts, usesDatabase, spec, calls });
+    // GET /metrics is on a listener of its own: METRICS_PORT, by default the HTTP port + 6000.
+    const metricsPort = defaultPort + 6000;
+    services.set(name, { name, app, defaultPort, metricsPort, rpcPort: rpcMatch ? Number(rpcMatch[1]) : undefined, extraPorts, usesDatabase, spec, calls });
   }
   const topics = loadTsModule('libs/contracts/src/topics.ts').TopicSpecs;
   const deployed = new Map([...services].filter(([name]) => DEPLOYED.includes(name)));
@@ -384,7 +391,7 @@ function checkDockerfiles(code) {
     const envs = runtime.filter((i) => i.getKeyword() === 'ENV').map(args).join(' ');
     check(/\bNODE_ENV=production\b/.test(envs), path, 'the runtime stage must set NODE_ENV=production');
     const expose = new Set(runtime.filter((i) => i.getKeyword() === 'EXPOSE').flatMap((i) => args(i).split(' ')).map((p) => p.replace(/\/tcp$/, '')));
-    const ports = new Set([String(svc.defaultPort), ...(svc.rpcPort ? [String(svc.rpcPort)] : []), ...svc.extraPorts.map((p) => String(p.port))]);
+    const ports = new Set([String(svc.defaultPort), String(svc.metricsPort), ...(svc.rpcPort ? [String(svc.rpcPort)] : []), ...svc.extraPorts.map((p) => String(p.port))]);
     check(sameSet(expose, ports), path, `EXPOSE ${sorted(expose)}; ${svc.name} listens on ${sorted(ports)}`);
     const health = runtime.filter((i) => i.getKeyword() === 'HEALTHCHECK').map(args).at(-1) ?? '';
     check(/CMD \[\s*"node"/.test(health) && health.includes('/health/live') && health.includes(String(svc.defaultPort)), path, 'HEALTHCHECK must run node (exec form) against /health/live on the service port');
@@ -815,6 +822,8 @@ async function checkOverlay(overlay, objects, code, docs) {
     const httpPort = Number(plain.PORT ?? svc.defaultPort);
     check(portNamed('http') === httpPort, w, `container port "http" is ${portNamed('http')}, PORT is ${httpPort}`);
     if (svc.rpcPort) check(portNamed('rpc') === Number(plain.RPC_PORT ?? svc.rpcPort), w, `container port "rpc" is ${portNamed('rpc')}, RPC_PORT is ${plain.RPC_PORT ?? svc.rpcPort}`);
+    const metricsPort = Number(plain.METRICS_PORT || httpPort + 6000);
+    check(portNamed('metrics') === metricsPort, w, `container port "metrics" is ${portNamed('metrics')}, METRICS_PORT is ${metricsPort}`);
     for (const p of svc.extraPorts) {
       const port = Number(plain[p.variable] ?? p.port);
       check(portNamed(p.name) === port, w, `container port "${p.name}" is ${portNamed(p.name)}, ${p.variable} is ${port}`);
@@ -928,7 +937,9 @@ async function checkOverlay(overlay, objects, code, docs) {
   }
   for (const svc of code.deployed.values()) {
     flow(true, `${svc.name} -> kube-dns:53/UDP`, { from: pod(svc.name), to: dns, port: 53, protocol: 'UDP' });
-    flow(true, `monitoring -> ${svc.name}:${svc.defaultPort} (metrics)`, { from: monitoring, to: pod(svc.name), port: svc.defaultPort });
+    // Metrics are served on their own port (HTTP port + 6000); the HTTP port itself stays closed to scrapers.
+    flow(true, `monitoring -> ${svc.name}:${svc.metricsPort} (metrics)`, { from: monitoring, to: pod(svc.name), port: svc.metricsPort });
+    if (svc.name !== 'gateway') flow(false, `monitoring -> ${svc.name}:${svc.defaultPort} (HTTP port, no metrics)`, { from: monitoring, to: pod(svc.name), port: svc.defaultPort });
     if (svc.name !== 'gateway') flow(false, `the internet -> ${svc.name}:${svc.defaultPort}`, { from: anyoneOutside, to: pod(svc.name), port: svc.defaultPort });
     if (svc.name !== 'delivery') flow(false, `${svc.name} -> the internet :443`, { from: pod(svc.name), to: webhook, port: 443 });
     for (const p of svc.extraPorts) {
@@ -968,8 +979,8 @@ async function checkOverlay(overlay, objects, code, docs) {
 
 /**
  * The Prometheus Operator objects an overlay may carry (deploy/monitoring): each ServiceMonitor
- * selects exactly the deployed services' Services, on a port that reaches the service's HTTP port
- * (where /metrics is), which the network policies admit from the monitoring namespace; the job label
+ * selects exactly the deployed services' Services, on a port that reaches the service's metrics port
+ * (its HTTP port + 6000, where /metrics is), which the network policies admit from the monitoring namespace; the job label
  * the alerts select on; the PrometheusRule and the dashboard ConfigMap as deploy/monitoring has them.
  */
 function checkMonitoringObjects(overlay, objects, code, { byKind, pod, monitoring, flow }) {
@@ -994,7 +1005,7 @@ function checkMonitoringObjects(overlay, objects, code, { byKind, pod, monitorin
         const port = (svc.spec.ports ?? []).find((p) => (ep.port ? p.name === ep.port : String(p.targetPort) === String(ep.targetPort)));
         if (!check(port, where(sm), `endpoint port "${ep.port ?? ep.targetPort}" is not a port of Service ${svc.metadata.name}`)) continue;
         const target = typeof port.targetPort === 'string' ? containerPorts.find((c) => c.name === port.targetPort)?.containerPort : Number(port.targetPort ?? port.port);
-        check(target === app.defaultPort, where(sm), `Service ${svc.metadata.name} port ${port.name} reaches container port ${target}; /metrics is on the HTTP port ${app.defaultPort}`);
+        check(target === app.metricsPort, where(sm), `Service ${svc.metadata.name} port ${port.name} reaches container port ${target}; /metrics is on the metrics port ${app.metricsPort} (the HTTP port + 6000)`);
         check((ep.path ?? '/metrics') === '/metrics', where(sm), `endpoint path ${ep.path}: the services serve /metrics`);
         check(!ep.scheme || ep.scheme === 'http', where(sm), 'the services serve plain HTTP metrics');
         if (target) flow(true, `monitoring -> ${app.name}:${target} (ServiceMonitor ${sm.metadata.name})`, { from: monitoring, to: pod(app.name), port: target });

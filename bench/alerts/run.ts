@@ -101,6 +101,7 @@ async function main() {
     ALERT_DEDUP_WINDOW_MS: '0',
     OUTBOX_POLL_MS: '50',
     PORT: String(await freePort()),
+    METRICS_PORT: '0',
   };
   for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
     env[`${key}_PORT`] = String(await freePort());

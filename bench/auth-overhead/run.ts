@@ -77,6 +77,7 @@ async function main() {
     AUDIT_ADMIN_EMAIL: 'admin@example.com',
     AUDIT_ADMIN_PASSWORD: 'bench-admin-password',
     PORT: String(await freePort()),
+    METRICS_PORT: '0',
     RATE_LIMIT_DEFAULT_PER_MINUTE: '10000000',
   };
   for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
@@ -90,7 +91,7 @@ async function main() {
   } as ServiceDefinition<typeof gatewayService.configSpec>;
   const rpc: Record<string, string> = {};
   for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) rpc[`${key}_RPC_ADDRESS`] = `127.0.0.1:${env[`${key}_RPC_PORT`]}`;
-  const gateway = await startService(benchDefinition, { ...env, ...rpc, PORT: String(await freePort()), HOST: '127.0.0.1' });
+  const gateway = await startService(benchDefinition, { ...env, ...rpc, PORT: String(await freePort()), METRICS_PORT: '0', HOST: '127.0.0.1' });
   const base = `http://127.0.0.1:${gateway.httpPort}`;
   try {
     const login = (await (await fetch(`${base}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@example.com', password: 'bench-admin-password' }) })).json()) as { access_token: string };

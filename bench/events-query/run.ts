@@ -105,6 +105,7 @@ async function measure(db: { url: string; drop(): Promise<void> }) {
   const env: Record<string, string> = {
     LOG_LEVEL: 'error', VIGIL_DATA_DIR: dataDir.dir, DATABASE_URL: db.url, AUDIT_ADMIN_EMAIL: 'admin@example.com', AUDIT_ADMIN_PASSWORD: 'bench-password',
     PORT: String(await freePort()),
+    METRICS_PORT: '0',
   };
   for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
     env[`${key}_PORT`] = String(await freePort());

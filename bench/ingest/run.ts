@@ -140,6 +140,7 @@ async function startIngest(s: Services): Promise<RunningService> {
     LOG_LEVEL: 'warn',
     DATABASE_POOL_SIZE: '10',
     PORT: String(await freePort()),
+    METRICS_PORT: '0',
     RPC_PORT: s.ports.ingest,
     INGEST_BATCH_SIZE: BATCH,
     // The first ingestion waits for the policies (loaded over RPC) rather than enforcing without them.
@@ -153,9 +154,9 @@ async function startIngest(s: Services): Promise<RunningService> {
  * produced a policy event for one of them. Returns the created policies.
  */
 async function createPolicies(s: Services, db: TestDatabase, bus: KafkaBus, specs: PolicySpec[]) {
-  const auth = await startService(authService, { ...s.common, PORT: String(await freePort()), RPC_PORT: s.ports.auth, AUDIT_ADMIN_EMAIL: ADMIN.email, AUDIT_ADMIN_PASSWORD: ADMIN.password });
+  const auth = await startService(authService, { ...s.common, PORT: String(await freePort()), METRICS_PORT: '0', RPC_PORT: s.ports.auth, AUDIT_ADMIN_EMAIL: ADMIN.email, AUDIT_ADMIN_PASSWORD: ADMIN.password });
   const ingest = await startIngest(s);
-  const gateway = await startService(gatewayService, { ...s.common, PORT: String(await freePort()) });
+  const gateway = await startService(gatewayService, { ...s.common, PORT: String(await freePort()), METRICS_PORT: '0' });
   try {
     const base = `http://127.0.0.1:${gateway.httpPort}`;
     const token = await login(base, ADMIN.email, ADMIN.password);
@@ -215,7 +216,7 @@ async function phase(withPolicies: boolean, clock: Clock): Promise<PhaseResult> 
   await bus.ensureTopics(TopicSpecs);
   const s = await servicesFor(db, kafka);
   // event-ingest enforces policies on every record: the policy service runs beside it, as deployed.
-  const policy = await startService(policyService, { ...s.common, PORT: String(await freePort()), RPC_PORT: s.ports.policy });
+  const policy = await startService(policyService, { ...s.common, PORT: String(await freePort()), METRICS_PORT: '0', RPC_PORT: s.ports.policy });
   let expected: Expected | undefined;
   let created = 0;
   try {

@@ -103,6 +103,7 @@ async function main() {
     const env: Record<string, string> = {
       LOG_LEVEL: 'error', VIGIL_DATA_DIR: dataDir.dir, DATABASE_URL: db.url, AUDIT_ADMIN_EMAIL: 'admin@example.com', AUDIT_ADMIN_PASSWORD: 'bench-password',
       PORT: String(await freePort()), REPORTS_POLL_MS: '100', DATABASE_POOL_SIZE: '5',
+      METRICS_PORT: '0',
     };
     for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
       env[`${key}_PORT`] = String(await freePort());

@@ -90,6 +90,7 @@ async function main() {
     DELIVERY_ALLOW_INSECURE_TARGETS: 'true',
     OUTBOX_POLL_MS: '50',
     PORT: String(await freePort()),
+    METRICS_PORT: '0',
   };
   for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
     env[`${key}_PORT`] = String(await freePort());

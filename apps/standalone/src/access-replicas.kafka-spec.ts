@@ -18,6 +18,7 @@ describe('access across gateway replicas (Kafka, Redis)', () => {
       const port = await freePort();
       const child = spawnTs('apps/gateway/src/main.ts', {
         PORT: String(port),
+        METRICS_PORT: '0',
         HOST: '127.0.0.1',
         KAFKA_BROKERS: system.kafka!.brokers.join(','),
         KAFKA_TOPIC_PREFIX: system.kafka!.prefix,

@@ -29,7 +29,6 @@ describe('access: scopes on every route, API keys, JWT login and refresh', () =>
   const PUBLIC = new Set([
     'GET /health/live',
     'GET /health/ready',
-    'GET /metrics',
     'POST /v1/auth/login',
     'POST /v1/auth/refresh',
     'GET /oauth/authorize',

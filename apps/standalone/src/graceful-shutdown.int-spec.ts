@@ -25,6 +25,7 @@ describe('the system stopped with SIGTERM under HTTP load', () => {
     const base = `http://127.0.0.1:${port}`;
     const env: Record<string, string> = {
       DATABASE_URL: db.url, KAFKA_BROKERS: '', VIGIL_DATA_DIR: dataDir, PORT: String(port), SHUTDOWN_DRAIN_MS: '300',
+      METRICS_PORT: '0',
       AUDIT_ADMIN_EMAIL: 'admin@example.com', AUDIT_ADMIN_PASSWORD: 'sigterm-password', LOG_LEVEL: 'warn',
     };
     for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {

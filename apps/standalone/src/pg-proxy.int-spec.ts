@@ -238,10 +238,12 @@ it('exempts from masking only the listed user with the listed application: a spo
   }
 }, 60_000);
 
-it('serves health and Prometheus metrics on its HTTP port', async () => {
+it('serves health on its HTTP port and Prometheus metrics on a port of their own', async () => {
   const base = `http://127.0.0.1:${proxy.httpPort}`;
   expect((await fetch(`${base}/health/ready`)).status).toBe(200);
-  const metrics = await (await fetch(`${base}/metrics`)).text();
+  expect((await fetch(`${base}/metrics`)).status).toBe(404);
+  expect(proxy.metricsPort).not.toBe(proxy.httpPort);
+  const metrics = await (await fetch(`http://127.0.0.1:${proxy.metricsPort}/metrics`)).text();
   for (const name of ['vigil_proxy_sessions', 'vigil_proxy_statements_total', 'vigil_proxy_blocked_total', 'vigil_proxy_masked_values_total', 'vigil_proxy_capture_buffer_depth', 'vigil_proxy_added_latency_seconds_bucket', 'vigil_policy_untrusted_exemptions']) {
     expect(metrics).toContain(name);
   }

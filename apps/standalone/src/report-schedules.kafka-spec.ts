@@ -24,6 +24,7 @@ describe('report schedules with two instances', () => {
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       PORT: String(await freePort()),
+      METRICS_PORT: '0',
       RPC_HOST: '127.0.0.1',
       RPC_PORT: String(await freePort()),
       REPORTS_POLL_MS: '100',

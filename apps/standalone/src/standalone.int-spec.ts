@@ -37,7 +37,9 @@ describe('standalone mode: the launcher process on embedded PostgreSQL and the i
     for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
       env[`${key}_PORT`] = String(await freePort());
       env[`${key}_RPC_PORT`] = String(await freePort());
+      env[`${key}_METRICS_PORT`] = String(await freePort());
     }
+    env.METRICS_PORT = String(await freePort());
     await start();
   }, 120_000);
 
@@ -47,6 +49,19 @@ describe('standalone mode: the launcher process on embedded PostgreSQL and the i
   });
 
   thinSliceScenarios(() => ({ gatewayUrl, adminPassword }));
+
+  it('serves Prometheus metrics on their own ports, one per service, and not on the API port', async () => {
+    expect((await fetch(`${gatewayUrl}/metrics`)).status).toBe(404);
+    const gateway = await fetch(`http://127.0.0.1:${env.METRICS_PORT}/metrics`);
+    expect(gateway.status).toBe(200);
+    expect(gateway.headers.get('content-type')).toContain('text/plain');
+    expect(await gateway.text()).toMatch(/^vigil_ready\{service="gateway"\} 1$/m);
+    const ingest = await (await fetch(`http://127.0.0.1:${env.EVENT_INGEST_METRICS_PORT}/metrics`)).text();
+    expect(ingest).toMatch(/^vigil_ready\{service="event-ingest"\} 1$/m);
+    // Nothing else answers there: no API, no health, no console.
+    expect((await fetch(`http://127.0.0.1:${env.METRICS_PORT}/v1/events`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${env.METRICS_PORT}/metrics`, { method: 'POST' })).status).toBe(405);
+  });
 
   it('stops gracefully on SIGTERM and keeps its data across a restart', async () => {
     const token = await login(gatewayUrl, 'admin@example.com', adminPassword);

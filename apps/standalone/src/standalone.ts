@@ -98,7 +98,8 @@ function encryptionKey(dataDir: string): string {
 /**
  * The whole system in one process, the same services as in distributed mode: an embedded
  * PostgreSQL when DATABASE_URL is unset, the in-process bus when KAFKA_BROKERS is unset.
- * Internal services listen on 127.0.0.1 only; `<SERVICE>_PORT` / `<SERVICE>_RPC_PORT` move them.
+ * Internal services listen on 127.0.0.1 only; `<SERVICE>_PORT` / `<SERVICE>_RPC_PORT` /
+ * `<SERVICE>_METRICS_PORT` move them (metrics default to the HTTP port + 6000: 9001-9004).
  */
 export async function startSystem(source: Env): Promise<RunningSystem> {
   const launcherConfig = loadConfig('standalone', launcherConfigSpec, source);
@@ -138,7 +139,17 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
       services.push(
         await startService(
           definition,
-          { ...env, ...rpcAddresses, HOST: '127.0.0.1', PORT: env[`${key}_PORT`] ?? String(http), RPC_HOST: '127.0.0.1', RPC_PORT: String(rpcPorts.get(key)) },
+          {
+            ...env,
+            ...rpcAddresses,
+            HOST: '127.0.0.1',
+            PORT: env[`${key}_PORT`] ?? String(http),
+            RPC_HOST: '127.0.0.1',
+            RPC_PORT: String(rpcPorts.get(key)),
+            // METRICS_PORT/METRICS_HOST are the gateway's; unset, an internal service's follow its PORT.
+            METRICS_HOST: '127.0.0.1',
+            METRICS_PORT: env[`${key}_METRICS_PORT`] ?? '',
+          },
         ),
       );
     }

@@ -52,6 +52,7 @@ describe('the start-up banner of the standalone launcher', () => {
   async function environment(): Promise<Record<string, string>> {
     const env: Record<string, string> = {
       DATABASE_URL: db.url, KAFKA_BROKERS: '', VIGIL_DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1',
+      METRICS_PORT: '0',
       AUDIT_ADMIN_EMAIL: 'first@example.com', AUDIT_ADMIN_PASSWORD: '', LOG_LEVEL: 'info', LOG_FORMAT: 'auto', DATABASE_POOL_SIZE: '4',
     };
     for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {

@@ -81,6 +81,7 @@ describe('webhook deliveries survive the delivery process dying', () => {
       DELIVERY_ALLOW_INSECURE_TARGETS: 'true',
       HOST: '127.0.0.1',
       PORT: String(port),
+      METRICS_PORT: '0',
       RPC_HOST: '127.0.0.1',
       RPC_PORT: String(rpcPort),
       WEBHOOK_TIMEOUT_MS: '2000',

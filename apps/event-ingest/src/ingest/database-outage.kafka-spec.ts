@@ -44,6 +44,7 @@ describe('event-ingest with its database unreachable (real broker)', () => {
       KAFKA_TOPIC_PREFIX: kafka.prefix,
       HOST: '127.0.0.1',
       PORT: String(await freePort()),
+      METRICS_PORT: '0',
       RPC_HOST: '127.0.0.1',
       RPC_PORT: String(await freePort()),
       INGEST_BATCH_SIZE: '50',

@@ -17,6 +17,7 @@ describe('event-ingest stopped with SIGTERM under load', () => {
   let producer: KafkaBus;
   let service: ChildService | undefined;
   let httpPort = 0;
+  let metricsPort = 0;
   const kafka = testKafka();
   const total = 4000;
 
@@ -33,12 +34,14 @@ describe('event-ingest stopped with SIGTERM under load', () => {
 
   async function start(): Promise<ChildService> {
     httpPort = await freePort();
+    metricsPort = await freePort();
     return spawnTs('apps/event-ingest/src/main.ts', {
       DATABASE_URL: db.url,
       KAFKA_BROKERS: kafka.brokers.join(','),
       KAFKA_TOPIC_PREFIX: kafka.prefix,
       HOST: '127.0.0.1',
       PORT: String(httpPort),
+      METRICS_PORT: String(metricsPort),
       RPC_HOST: '127.0.0.1',
       RPC_PORT: String(await freePort()),
       INGEST_BATCH_SIZE: '100',
@@ -47,7 +50,7 @@ describe('event-ingest stopped with SIGTERM under load', () => {
 
   const stored = async () => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM event_ingest.events WHERE producer_id LIKE 'term-%'`))[0]!.n;
   const redelivered = async () => {
-    const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     const line = text.split('\n').find((l) => l.startsWith('vigil_consumer_messages_total{') && l.includes('outcome="duplicate"'));
     return line ? Number(line.split(' ').pop()) : 0;
   };

@@ -23,10 +23,9 @@ export function rateLimitRules(config: Pick<GatewayConfig, 'RATE_LIMIT_DEFAULT_P
     ['POST /oauth/authorize', login],
     ['POST /oauth/token', login],
     ['POST /oauth/revoke', login],
-    // Probes of load balancers and Prometheus are not API traffic.
+    // Probes of load balancers are not API traffic (Prometheus scrapes a port of its own).
     ['GET /health/live', null],
     ['GET /health/ready', null],
-    ['GET /metrics', null],
   ]);
   const fallback: RateLimitRule = { name: 'default', limit: config.RATE_LIMIT_DEFAULT_PER_MINUTE, windowSeconds: 60 };
   const unauthenticated: RateLimitRule = { name: 'unauthenticated', limit: config.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE, windowSeconds: 60 };

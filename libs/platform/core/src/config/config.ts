@@ -61,6 +61,12 @@ export const env = {
     });
   },
   port: (opts: Common<number> = {}) => env.int({ min: 0, max: 65535, ...opts }),
+  optionalPort: (opts: Omit<Common<number>, 'default'> = {}) =>
+    field<number | undefined>({ ...opts, optional: true }, 'an integer from 0 to 65535', (raw) => {
+      const n = Number(raw);
+      if (!/^\d+$/.test(raw) || n > 65535) return { ok: false, message: `must be an integer from 0 to 65535 (got "${shown(raw)}")` };
+      return { ok: true, value: n };
+    }),
   bool: (opts: Common<boolean> = {}) =>
     field<boolean>(opts, 'true or false', (raw) => {
       const v = raw.toLowerCase();

@@ -23,7 +23,7 @@ export function correlationMiddleware(logger: Logger, registry: Registry, tracer
     const correlationId = sanitizeCorrelationId(req.header('x-correlation-id')) ?? randomUUID();
     res.setHeader('X-Correlation-ID', correlationId);
     const started = process.hrtime.bigint();
-    const observed = !req.path.startsWith('/health') && req.path !== '/metrics';
+    const observed = !req.path.startsWith('/health');
     const traced = observed && tracingEnabled()
       ? beginSpan(req.method, {
           tracer,

@@ -5,18 +5,20 @@ import { Registry } from 'prom-client';
 import { HealthController } from '../health/health.controller';
 import { Readiness } from '../health/readiness';
 import { StartNotices } from '../logging/banner';
-import { MetricsController } from '../metrics/metrics.controller';
 import { RpcCorrelationInterceptor } from '../rpc/rpc';
 import { CONFIG, LOGGER, SERVICE_CONTEXT, type ServiceContext } from './service-context';
 
-/** Health, metrics, logger and configuration for one service; imported once by its root module. */
+/**
+ * Health, the metrics registry, logger and configuration for one service; imported once by its root
+ * module. `/metrics` is served by its own listener (startService), not by the application.
+ */
 @Global()
 @Module({})
 export class PlatformModule {
   static forService(context: ServiceContext<unknown>): DynamicModule {
     return {
       module: PlatformModule,
-      controllers: [HealthController, MetricsController],
+      controllers: [HealthController],
       providers: [
         { provide: SERVICE_CONTEXT, useValue: context },
         { provide: CONFIG, useValue: context.config },

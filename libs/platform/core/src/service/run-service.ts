@@ -7,6 +7,7 @@ import { Readiness } from '../health/readiness';
 import { printBanner, StartNotices } from '../logging/banner';
 import { createLogger, NestPinoLogger, type Logger, resolveLogFormat } from '../logging/logger';
 import { createMetricsRegistry, readinessMetric } from '../metrics/metrics';
+import { type MetricsServer, metricsPortFor, startMetricsServer } from '../metrics/metrics-server';
 import { createValidationPipe } from '../errors/validation.pipe';
 import { serviceTracer, startTracing } from '../tracing/tracing';
 import { bodyParsers, correlationMiddleware } from './http-pipeline';
@@ -28,6 +29,8 @@ export interface RunningService {
   app: INestApplication;
   context: ServiceContext<unknown>;
   httpPort: number;
+  /** Where `GET /metrics` answers: a port of its own, never the API port. */
+  metricsPort: number;
   /** Graceful stop: readiness false, stop taking requests, finish in-flight work, close. */
   stop(): Promise<void>;
 }
@@ -40,6 +43,8 @@ function fullSpec(definition: ServiceDefinition) {
     PORT: env.port({ default: definition.defaultPort }),
     RPC_HOST: env.string({ default: '0.0.0.0' }),
     RPC_PORT: env.port({ default: definition.rpcPort ?? 0 }),
+    METRICS_HOST: env.optionalString({ description: 'address of the metrics listener; default HOST' }),
+    METRICS_PORT: env.optionalPort({ description: 'port of GET /metrics; default PORT + 6000 (0 when PORT is 0)' }),
     ...definition.configSpec,
   } satisfies ConfigSpec;
 }
@@ -77,6 +82,7 @@ export async function startService<S extends ConfigSpec>(
     await tracing.release();
     throw error;
   });
+  let metricsServer: MetricsServer | undefined;
   // A start that fails after the app exists (a port already taken, a failing configure step) closes
   // it before rethrowing: module hooks may already have opened pools, consumers and timers.
   try {
@@ -98,7 +104,13 @@ export async function startService<S extends ConfigSpec>(
     }
     await definition.configure?.(app, context);
     await app.listen(config.PORT, config.HOST);
+    const metricsPort = metricsPortFor(config.METRICS_PORT, config.PORT);
+    if (metricsPort > 65535) {
+      throw new ConfigError(definition.name, [{ variable: 'METRICS_PORT', message: `must be set when PORT + 6000 is not a port (PORT is ${config.PORT})` }]);
+    }
+    metricsServer = await startMetricsServer(context.metrics, config.METRICS_HOST ?? config.HOST, metricsPort);
   } catch (error) {
+    await metricsServer?.close();
     await app.close().catch((closeError: unknown) => logger.error({ err: closeError }, 'closing after a failed start failed'));
     await tracing.release();
     throw error;
@@ -106,7 +118,11 @@ export async function startService<S extends ConfigSpec>(
   const server = app.getHttpServer() as Server;
   const address = server.address();
   const httpPort = typeof address === 'object' && address ? address.port : config.PORT;
-  logger.info({ port: httpPort, rpc_port: definition.rpcPort !== undefined ? config.RPC_PORT : undefined }, 'service started');
+  const metrics = metricsServer!;
+  logger.info(
+    { port: httpPort, metrics_port: metrics.port, rpc_port: definition.rpcPort !== undefined ? config.RPC_PORT : undefined },
+    'service started',
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -119,11 +135,13 @@ export async function startService<S extends ConfigSpec>(
       server.close();
       server.closeIdleConnections?.();
       await app.close();
+      // Metrics answer through the drain and the shutdown hooks, so the last scrape sees them.
+      await metrics.close();
       // Last: spans of the work finished during shutdown are flushed too.
       await tracing.release();
       logger.info('stopped');
     })());
-  return { name: definition.name, app, context, httpPort, stop };
+  return { name: definition.name, app, context, httpPort, metricsPort: metrics.port, stop };
 }
 
 /**

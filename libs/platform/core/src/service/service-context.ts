@@ -18,6 +18,8 @@ export interface ServiceConfigBase extends CommonConfig, DatabaseConfig, Tracing
   PORT: number;
   RPC_HOST: string;
   RPC_PORT: number;
+  METRICS_HOST?: string;
+  METRICS_PORT?: number;
 }
 
 export interface ServiceContext<C = ServiceConfigBase> {
