@@ -20,6 +20,7 @@ import { authService } from '@vigil/service/auth';
 import { deliveryService } from '@vigil/service/delivery';
 import { eventIngestService } from '@vigil/service/event-ingest';
 import { consoleMountOf, gatewayService } from '@vigil/service/gateway';
+import { pgProxyService } from '@vigil/service/pg-proxy';
 import { policyService } from '@vigil/service/policy';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 
@@ -62,7 +63,13 @@ export function dashboardUrl(env: Env): string | undefined {
  * administrator password). A line is shown only for something served: the web console's line
  * appears when the gateway found a built console.
  */
-function startBanner(baseUrl: string, dataDir: string, services: RunningService[], consoleServed: boolean): RunningSystem['banner'] {
+function startBanner(
+  baseUrl: string,
+  dataDir: string,
+  services: RunningService[],
+  consoleServed: boolean,
+  proxy?: { listen: string; upstream: string },
+): RunningSystem['banner'] {
   return {
     title: 'Vigil is running',
     sections: [
@@ -71,6 +78,7 @@ function startBanner(baseUrl: string, dataDir: string, services: RunningService[
         { label: 'API', value: baseUrl, field: 'api_url' },
         { label: 'API docs', value: `${baseUrl}/v1/docs`, field: 'docs_url' },
         { label: 'OpenAPI', value: `${baseUrl}/v1/openapi.json`, field: 'openapi_url' },
+        ...(proxy ? [{ label: 'PostgreSQL proxy', value: `${proxy.listen} -> ${proxy.upstream}`, field: 'pg_proxy' }] : []),
       ],
       [{ label: 'Data folder', value: dataDir, field: 'data_dir' }],
       services.flatMap((service) => service.context.notices.list()),
@@ -96,8 +104,29 @@ function encryptionKey(dataDir: string): string {
 }
 
 /**
+ * The PostgreSQL audit proxy's settings inside the standalone process, when PROXY_UPSTREAM names a
+ * server: its health port is PG_PROXY_PORT (3005; PORT is the gateway's), clients connect on
+ * 127.0.0.1 unless PROXY_LISTEN_HOST says otherwise, it reads policies from this process's policy
+ * service and spills into the data folder. Every other PROXY_* variable applies as documented.
+ */
+export function proxyEnv(env: Env, dataDir: string, policyRpcAddress: string): Env | undefined {
+  if (!env.PROXY_UPSTREAM?.trim()) return undefined;
+  return {
+    ...env,
+    HOST: '127.0.0.1',
+    PORT: env.PG_PROXY_PORT ?? '3005',
+    METRICS_HOST: '127.0.0.1',
+    METRICS_PORT: env.PG_PROXY_METRICS_PORT ?? '',
+    PROXY_LISTEN_HOST: env.PROXY_LISTEN_HOST ?? '127.0.0.1',
+    PROXY_SPILL_DIR: env.PROXY_SPILL_DIR ?? join(dataDir, 'pg-proxy-spill'),
+    POLICY_RPC_ADDRESS: policyRpcAddress,
+  };
+}
+
+/**
  * The whole system in one process, the same services as in distributed mode: an embedded
- * PostgreSQL when DATABASE_URL is unset, the in-process bus when KAFKA_BROKERS is unset.
+ * PostgreSQL when DATABASE_URL is unset, the in-process bus when KAFKA_BROKERS is unset, and the
+ * PostgreSQL audit proxy when PROXY_UPSTREAM is set (proxyEnv).
  * Internal services listen on 127.0.0.1 only; `<SERVICE>_PORT` / `<SERVICE>_RPC_PORT` /
  * `<SERVICE>_METRICS_PORT` move them (metrics default to the HTTP port + 6000: 9001-9004).
  */
@@ -122,6 +151,7 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
   const tracing = startTracing(tracingConfig, 'vigil', logger);
 
   const services: RunningService[] = [];
+  let proxy: { listen: string; upstream: string } | undefined;
   const stopAll = async () => {
     // Gateway first (no new requests), then the rest in reverse start order.
     for (const service of [...services].reverse()) await service.stop().catch((error) => logger.error({ err: error }, 'stop failed'));
@@ -153,6 +183,13 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
         ),
       );
     }
+    const proxySettings = proxyEnv(env, dataDir, rpcAddresses.POLICY_RPC_ADDRESS!);
+    if (proxySettings) {
+      services.push(await startService(pgProxyService, proxySettings));
+      const listen = `${proxySettings.PROXY_LISTEN_HOST}:${proxySettings.PROXY_LISTEN_PORT ?? 6432}`;
+      proxy = { listen, upstream: proxySettings.PROXY_UPSTREAM! };
+      logger.info({ listen, upstream: proxy.upstream }, 'PostgreSQL audit proxy started');
+    }
     services.push(await startService(gatewayService, { ...env, ...rpcAddresses }));
   } catch (error) {
     await stopAll();
@@ -162,7 +199,7 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
   const gateway = services[services.length - 1]!;
   const mode = { database: embedded ? ('embedded' as const) : ('external' as const), bus: memoryBus ? ('memory' as const) : ('kafka' as const) };
   logger.info(mode, 'all services started');
-  const banner = startBanner(publicBaseUrl(env.HOST, gateway.httpPort), dataDir, services, consoleMountOf(gateway.app)?.served ?? false);
+  const banner = startBanner(publicBaseUrl(env.HOST, gateway.httpPort), dataDir, services, consoleMountOf(gateway.app)?.served ?? false, proxy);
   const announce = () => printBanner(logger, resolveLogFormat(launcherConfig.LOG_FORMAT), banner.title, banner.sections);
   return { gatewayUrl: `http://127.0.0.1:${gateway.httpPort}`, services, mode, banner, announce, logger, stop: stopAll };
 }
