@@ -12,3 +12,6 @@ export const eventIngestService: ServiceDefinition<typeof eventIngestConfigSpec>
   usesDatabase: true,
   rootModule: (context) => EventIngestModule.forRoot(context),
 };
+
+/** For tests that wait on the report worker instead of sleeping (settle()). */
+export { ReportsWorker } from './reports/reports.worker';

@@ -1,6 +1,6 @@
 import { freePort, waitFor } from '@vigil/testing';
 import { type RunningService, startService } from '@vigil/platform';
-import { eventIngestService } from '@vigil/service/event-ingest';
+import { eventIngestService, ReportsWorker } from '@vigil/service/event-ingest';
 import { http, login } from './testing/http';
 import { startTestSystem, type TestSystem } from './testing/test-system';
 
@@ -54,7 +54,12 @@ describe('report schedules with two instances', () => {
     const reportsOf = async () => (await api('GET', `/v1/reports?schedule_id=${id}&per_page=100`)).body.data as { id: string; period_end: string; status: string }[];
     await waitFor(async () => (await reportsOf()).length >= 1, 10_000, 'the due slot ran');
     await waitFor(async () => (await reportsOf()).length >= 2, 75_000, 'the next slot ran');
-    await new Promise((r) => setTimeout(r, 2000));
+    // No sleep before counting: each instance finishes a pass begun after both reports were seen,
+    // so any report either could still make for these slots is committed before the count. With
+    // the schedule row no longer locked (no FOR UPDATE SKIP LOCKED in claimDueSchedules) and the
+    // report's slot left out of its unique key, both instances run the due slot and this count
+    // fails (four reports: each slot twice).
+    for (const instance of [system.services.find((s) => s.name === 'event-ingest')!, second!]) await instance.app.get(ReportsWorker).settle();
 
     const reports = await reportsOf();
     expect(reports.map((r) => r.period_end).sort()).toEqual([dueSlot.toISOString(), firstSlot.toISOString()]);

@@ -63,6 +63,17 @@ export class ReportsWorker implements OnApplicationBootstrap, OnApplicationShutd
     await Promise.race([this.running, new Promise((r) => setTimeout(r, 5000).unref())]);
   }
 
+  /**
+   * Resolves once a pass that began after this call has finished: everything this instance could
+   * do with what was due at the call is done and committed (a pass already running is waited for
+   * first, since it may have begun before what the caller saw).
+   */
+  async settle(): Promise<void> {
+    while (this.running) await this.running;
+    this.kick();
+    while (this.running) await this.running;
+  }
+
   /** Runs a pass now (or right after the current one). */
   kick(): void {
     if (this.stopping) return;
