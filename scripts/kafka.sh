@@ -35,8 +35,8 @@ SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 readonly SCRIPT_DIR
 readonly ASSETS_DIR="$SCRIPT_DIR/kafka"
 case "${KAFKA_VERSION:-3}" in
-  3 | 3.9) readonly VARIANT="" POM="$ASSETS_DIR/pom.xml" ;;
-  4) readonly VARIANT="-4" POM="$ASSETS_DIR/pom-4.xml" ;;
+  3 | 3.9) readonly VARIANT="" POM="$ASSETS_DIR/pom.xml" CONFIG_COMMAND=kafka.admin.ConfigCommand ;;
+  4) readonly VARIANT="-4" POM="$ASSETS_DIR/pom-4.xml" CONFIG_COMMAND=org.apache.kafka.tools.ConfigCommand ;;
   *) printf 'kafka: error: KAFKA_VERSION must be 3 or 4 (got %s)\n' "${KAFKA_VERSION}" >&2; exit 1 ;;
 esac
 readonly TEMPLATE="$ASSETS_DIR/server.properties.template"
@@ -285,7 +285,7 @@ ensure_scram_user() {
   password="$(<"$TLS_DIR/sasl.password")"
   # One mechanism per request: the broker refuses two changes of one user's credentials in one.
   for mechanism in SCRAM-SHA-256 SCRAM-SHA-512; do
-    if ! out="$(tool kafka.admin.ConfigCommand --bootstrap-server "$HOST:$PORT" --command-config "$ADMIN_PROPS" --alter \
+    if ! out="$(tool "$CONFIG_COMMAND" --bootstrap-server "$HOST:$PORT" --command-config "$ADMIN_PROPS" --alter \
         --add-config "$mechanism=[iterations=8192,password=$password]" \
         --entity-type users --entity-name "$SASL_USER" 2>&1)"; then
       printf '%s\n' "$out" | sed "s/$password/***/g; s/^/kafka:   /" | tail -n 5 >&2
