@@ -88,7 +88,7 @@ export default [
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.kafka-spec.ts', '**/fixtures/**/*.ts', '**/src/testing/**/*.ts', 'bench/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.kafka-spec.ts', '**/*.sasl-spec.ts', '**/fixtures/**/*.ts', '**/src/testing/**/*.ts', 'bench/**/*.ts'],
     rules: {
       'no-console': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
@@ -97,7 +97,7 @@ export default [
   },
   {
     // The composition root's tests: service definitions (as the launcher) and the test helpers.
-    files: ['apps/standalone/**/*.spec.ts', 'apps/standalone/**/*.int-spec.ts', 'apps/standalone/**/*.kafka-spec.ts', 'apps/standalone/src/testing/**/*.ts'],
+    files: ['apps/standalone/**/*.spec.ts', 'apps/standalone/**/*.int-spec.ts', 'apps/standalone/**/*.kafka-spec.ts', 'apps/standalone/**/*.sasl-spec.ts', 'apps/standalone/src/testing/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: true, allow: ['@vigil/service/*'], depConstraints: testConstraints }],
     },

@@ -21,7 +21,8 @@ module.exports = {
   transformIgnorePatterns: [`node_modules/(?!(${esmPackages.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
   moduleNameMapper,
-  testMatch: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.kafka-spec.ts'],
+  // *.sasl-spec.ts: only in the SASL_SSL pass of tools/test-runner.mjs.
+  testMatch: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.kafka-spec.ts', '**/*.sasl-spec.ts'],
   setupFiles: [resolve(root, 'tools/jest/setup.js')],
   // Kafka suites get kafkajs with the internals the services replace (see the file).
   setupFilesAfterEnv: [resolve(root, 'tools/jest/kafkajs-internals.js')],

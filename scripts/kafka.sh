@@ -8,14 +8,23 @@
 #   bash scripts/kafka.sh topics [TopicCommand args...]
 #                                  run Kafka's topic CLI against the broker, e.g.
 #                                  topics --create --topic vigil.audit --partitions 3
+#   bash scripts/kafka.sh client-env
+#                                  print the settings a Vigil service needs for this broker
+#                                  (KAFKA_BROKERS, and with a SASL_SSL listener the KAFKA_SSL_*
+#                                  and KAFKA_SASL_* variables), one VAR=value per line
 #
-# Kafka comes from Maven Central through `mvn` (see scripts/kafka/pom.xml); no
-# other download. Everything lives under the cache dir:
-#   ${VIGIL_KAFKA_HOME:-$HOME/.cache/vigil-kafka}/libs          jars (fetched once)
-#   ${VIGIL_KAFKA_HOME:-$HOME/.cache/vigil-kafka}/broker-<port>/ config, data, logs, pid
+# Kafka comes from Maven Central through `mvn` (scripts/kafka/pom.xml for 3.9, pom-4.xml for
+# 4.x); no other download. Everything lives under the cache dir:
+#   ${VIGIL_KAFKA_HOME:-$HOME/.cache/vigil-kafka}/libs[-4]          jars (fetched once)
+#   ${VIGIL_KAFKA_HOME:-$HOME/.cache/vigil-kafka}/broker[-4]-<port>/ config, data, logs, pid, tls
 #
 # Environment:
+#   KAFKA_VERSION       3 (default: Kafka 3.9) or 4 (Kafka 4.x); each has its own jars and data
 #   KAFKA_PORT          PLAINTEXT port (default 9092); the controller uses KAFKA_PORT+1
+#   KAFKA_SASL_SSL_PORT also open a SASL_SSL listener on this port (TLS with a CA made for this
+#                       broker; SASL PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 for the user
+#                       KAFKA_SASL_USERNAME, default "vigil", with a generated password);
+#                       `client-env` prints what a client needs
 #   VIGIL_KAFKA_HOME    cache dir (default $HOME/.cache/vigil-kafka)
 #   KAFKA_WAIT_SECS     readiness timeout for start/wait (default 90)
 #   KAFKA_STOP_SECS     grace period before SIGKILL on stop (default 30)
@@ -25,13 +34,17 @@ set -euo pipefail
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 readonly SCRIPT_DIR
 readonly ASSETS_DIR="$SCRIPT_DIR/kafka"
-readonly POM="$ASSETS_DIR/pom.xml"
+case "${KAFKA_VERSION:-3}" in
+  3 | 3.9) readonly VARIANT="" POM="$ASSETS_DIR/pom.xml" CONFIG_COMMAND=kafka.admin.ConfigCommand ;;
+  4) readonly VARIANT="-4" POM="$ASSETS_DIR/pom-4.xml" CONFIG_COMMAND=org.apache.kafka.tools.ConfigCommand ;;
+  *) printf 'kafka: error: KAFKA_VERSION must be 3 or 4 (got %s)\n' "${KAFKA_VERSION}" >&2; exit 1 ;;
+esac
 readonly TEMPLATE="$ASSETS_DIR/server.properties.template"
 
 readonly HOST=127.0.0.1
 PORT="${KAFKA_PORT:-9092}"
 readonly KHOME="${VIGIL_KAFKA_HOME:-${HOME:-/tmp}/.cache/vigil-kafka}"
-readonly LIBS="$KHOME/libs"
+readonly LIBS="$KHOME/libs$VARIANT"
 readonly WAIT_SECS="${KAFKA_WAIT_SECS:-90}"
 readonly STOP_SECS="${KAFKA_STOP_SECS:-30}"
 readonly HEAP_OPTS="${KAFKA_HEAP_OPTS:--Xms256m -Xmx512m}"
@@ -43,7 +56,7 @@ die() { err "error: $*"; exit 1; }
 
 usage() {
   cat >&2 <<EOF
-usage: bash scripts/kafka.sh start|stop|status|wait|topics [args...]
+usage: bash scripts/kafka.sh start|stop|status|wait|topics [args...]|client-env
   broker: $HOST:\${KAFKA_PORT:-9092}   cache: \${VIGIL_KAFKA_HOME:-\$HOME/.cache/vigil-kafka}
 EOF
   exit 2
@@ -56,8 +69,18 @@ readonly PORT
 is_uint "$WAIT_SECS" || die "KAFKA_WAIT_SECS must be a whole number of seconds (got '$WAIT_SECS')"
 is_uint "$STOP_SECS" || die "KAFKA_STOP_SECS must be a whole number of seconds (got '$STOP_SECS')"
 readonly CONTROLLER_PORT=$((PORT + 1))
+SASL_SSL_PORT="${KAFKA_SASL_SSL_PORT:-}"
+if [[ -n "$SASL_SSL_PORT" ]]; then
+  if ! is_uint "$SASL_SSL_PORT" || ((10#$SASL_SSL_PORT < 1 || 10#$SASL_SSL_PORT > 65535)); then die "KAFKA_SASL_SSL_PORT must be a port number (got '$SASL_SSL_PORT')"; fi
+  SASL_SSL_PORT=$((10#$SASL_SSL_PORT))
+  ((SASL_SSL_PORT != PORT && SASL_SSL_PORT != CONTROLLER_PORT)) || die "KAFKA_SASL_SSL_PORT must differ from KAFKA_PORT and KAFKA_PORT+1"
+fi
+readonly SASL_SSL_PORT
+readonly SASL_USER="${KAFKA_SASL_USERNAME:-vigil}"
+[[ "$SASL_USER" =~ ^[A-Za-z0-9._-]+$ ]] || die "KAFKA_SASL_USERNAME may hold letters, digits, '.', '_' and '-' only"
 
-readonly BROKER_DIR="$KHOME/broker-$PORT"
+readonly BROKER_DIR="$KHOME/broker$VARIANT-$PORT"
+readonly TLS_DIR="$BROKER_DIR/tls"
 readonly DATA_DIR="$BROKER_DIR/data"
 readonly LOG_DIR="$BROKER_DIR/logs"
 readonly SERVER_LOG="$LOG_DIR/server.log"   # log4j, WARN and up (+ start/stop lines)
@@ -132,8 +155,30 @@ render_config() {
   tpl="${tpl//@CONTROLLER_PORT@/"$CONTROLLER_PORT"}"
   tpl="${tpl//@PORT@/"$PORT"}"
   tpl="${tpl//@LOG_DIRS@/"$DATA_DIR"}"
-  printf '%s\n' "$tpl" >"$PROPS.tmp" && mv "$PROPS.tmp" "$PROPS"
+  if [[ -n "$SASL_SSL_PORT" ]]; then
+    ensure_tls
+    local password store_password
+    password="$(<"$TLS_DIR/sasl.password")"
+    store_password="$(<"$TLS_DIR/keystore.password")"
+    tpl="${tpl//"listeners=PLAINTEXT://$HOST:$PORT,"/"listeners=PLAINTEXT://$HOST:$PORT,SASL_SSL://$HOST:$SASL_SSL_PORT,"}"
+    tpl="${tpl//"advertised.listeners=PLAINTEXT://$HOST:$PORT"/"advertised.listeners=PLAINTEXT://$HOST:$PORT,SASL_SSL://$HOST:$SASL_SSL_PORT"}"
+    tpl="${tpl//"PLAINTEXT:PLAINTEXT"/"PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL"}"
+    tpl+=$'\n'"# SASL_SSL listener (KAFKA_SASL_SSL_PORT): TLS with the broker's own CA ($TLS_DIR/ca.pem)"
+    tpl+=$'\n'"sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"
+    tpl+=$'\n'"listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$SASL_USER=\"$password\";"
+    tpl+=$'\n'"listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;"
+    tpl+=$'\n'"listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;"
+    tpl+=$'\n'"ssl.keystore.type=PKCS12"
+    tpl+=$'\n'"ssl.keystore.location=$TLS_DIR/broker.p12"
+    tpl+=$'\n'"ssl.keystore.password=$store_password"
+    tpl+=$'\n'"ssl.key.password=$store_password"
+    tpl+=$'\n'"ssl.client.auth=none"
+  fi
+  printf '%s\n' "$tpl" >"$PROPS.tmp" && chmod 600 "$PROPS.tmp" && mv "$PROPS.tmp" "$PROPS"
 
+  if [[ -n "$VARIANT" ]]; then
+    render_log4j2
+  else
   cat >"$BROKER_LOG4J" <<EOF
 # Generated by scripts/kafka.sh: broker logs WARN and up to a rolling file.
 log4j.rootLogger=WARN, file
@@ -156,6 +201,7 @@ log4j.appender.stderr.Target=System.err
 log4j.appender.stderr.layout=org.apache.log4j.PatternLayout
 log4j.appender.stderr.layout.ConversionPattern=[%d] %p %m (%c)%n
 EOF
+  fi
 
   # Readiness probes must fail fast instead of retrying for a minute.
   cat >"$ADMIN_PROPS" <<'EOF'
@@ -166,8 +212,91 @@ socket.connection.setup.timeout.max.ms=3000
 EOF
 }
 
+# Kafka 4.x logs with log4j2: the same levels and files in its properties format.
+render_log4j2() {
+  cat >"$BROKER_LOG4J" <<EOF
+# Generated by scripts/kafka.sh: broker logs WARN and up to a rolling file.
+status = warn
+appender.file.type = RollingFile
+appender.file.name = file
+appender.file.fileName = $SERVER_LOG
+appender.file.filePattern = $SERVER_LOG.%i
+appender.file.layout.type = PatternLayout
+appender.file.layout.pattern = [%d] %p %m (%c)%n
+appender.file.policies.type = Policies
+appender.file.policies.size.type = SizeBasedTriggeringPolicy
+appender.file.policies.size.size = 10MB
+appender.file.strategy.type = DefaultRolloverStrategy
+appender.file.strategy.max = 2
+rootLogger.level = warn
+rootLogger.appenderRef.file.ref = file
+logger.raft.name = kafka.server.KafkaRaftServer
+logger.raft.level = info
+EOF
+  cat >"$TOOLS_LOG4J" <<'EOF'
+# Generated by scripts/kafka.sh: CLI tools log WARN and up to stderr.
+status = warn
+appender.stderr.type = Console
+appender.stderr.name = stderr
+appender.stderr.target = SYSTEM_ERR
+appender.stderr.layout.type = PatternLayout
+appender.stderr.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = warn
+rootLogger.appenderRef.stderr.ref = stderr
+EOF
+}
+
+# -Dlog4j.configuration (3.9, reload4j) or -Dlog4j2.configurationFile (4.x, log4j2).
+log_flag() { # log_flag <file>
+  if [[ -n "$VARIANT" ]]; then printf -- '-Dlog4j2.configurationFile=%s' "$1"; else printf -- '-Dlog4j.configuration=file:%s' "$1"; fi
+}
+
+# TLS material and SASL credentials of the SASL_SSL listener, made once per broker folder with
+# openssl (a CA of its own, a broker certificate for 127.0.0.1/localhost) and kept 0600.
+ensure_tls() {
+  [[ -s "$TLS_DIR/broker.p12" && -s "$TLS_DIR/ca.pem" && -s "$TLS_DIR/sasl.password" ]] && return 0
+  need openssl "openssl makes the SASL_SSL listener's certificates"
+  mkdir -p "$TLS_DIR"
+  chmod 700 "$TLS_DIR"
+  local out
+  out="$(
+    set -e
+    cd "$TLS_DIR"
+    umask 077
+    openssl rand -hex 16 >keystore.password
+    openssl rand -hex 24 >sasl.password
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem -days 825 -subj "/CN=Vigil local Kafka CA" \
+      -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" 2>&1
+    openssl req -newkey rsa:2048 -nodes -keyout broker.key -out broker.csr -subj "/CN=localhost" 2>&1
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' >broker.ext
+    openssl x509 -req -in broker.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out broker.pem -days 825 -extfile broker.ext 2>&1
+    openssl pkcs12 -export -in broker.pem -inkey broker.key -certfile ca.pem -name broker -out broker.p12 \
+      -passout "pass:$(<keystore.password)" 2>&1
+    rm -f broker.csr broker.ext ca.srl
+  )" || { printf '%s\n' "$out" | sed 's/^/kafka:   /' >&2; rm -rf "$TLS_DIR"; die "openssl could not make the listener's certificates"; }
+  chmod 644 "$TLS_DIR/ca.pem"
+  log "made a CA and a broker certificate for the SASL_SSL listener in $TLS_DIR"
+}
+
+# SCRAM credentials live in the cluster metadata: set (or reset) them once the broker serves.
+ensure_scram_user() {
+  [[ -n "$SASL_SSL_PORT" ]] || return 0
+  local password out mechanism
+  password="$(<"$TLS_DIR/sasl.password")"
+  # One mechanism per request: the broker refuses two changes of one user's credentials in one.
+  for mechanism in SCRAM-SHA-256 SCRAM-SHA-512; do
+    if ! out="$(tool "$CONFIG_COMMAND" --bootstrap-server "$HOST:$PORT" --command-config "$ADMIN_PROPS" --alter \
+        --add-config "$mechanism=[iterations=8192,password=$password]" \
+        --entity-type users --entity-name "$SASL_USER" 2>&1)"; then
+      printf '%s\n' "$out" | sed "s/$password/***/g; s/^/kafka:   /" | tail -n 5 >&2
+      die "could not set the $mechanism credentials of the user $SASL_USER"
+    fi
+  done
+  log "SASL_SSL listener on $HOST:$SASL_SSL_PORT for user $SASL_USER (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512); settings: bash scripts/kafka.sh client-env"
+}
+
 tool() { # tool <main class> [args...]
-  java "${TOOL_JVM[@]}" -Dlog4j.configuration="file:$TOOLS_LOG4J" -cp "$LIBS/*" "$@" </dev/null
+  java "${TOOL_JVM[@]}" "$(log_flag "$TOOLS_LOG4J")" -cp "$LIBS/*" "$@" </dev/null
 }
 
 format_storage() {
@@ -200,7 +329,7 @@ port_open() { # port_open <port>
 # True once the broker answers an Admin metadata request (lists topics).
 metadata_served() {
   [[ -f "$ADMIN_PROPS" ]] || render_config
-  timeout 30 java "${TOOL_JVM[@]}" -Dlog4j.configuration="file:$TOOLS_LOG4J" -cp "$LIBS/*" \
+  timeout 30 java "${TOOL_JVM[@]}" "$(log_flag "$TOOLS_LOG4J")" -cp "$LIBS/*" \
     org.apache.kafka.tools.TopicCommand --bootstrap-server "$HOST:$PORT" \
     --command-config "$ADMIN_PROPS" --list </dev/null >/dev/null 2>&1
 }
@@ -285,6 +414,10 @@ cmd_start() {
   render_config
 
   if port_open "$PORT" && metadata_served; then
+    if [[ -n "$SASL_SSL_PORT" ]] && ! port_open "$SASL_SSL_PORT"; then
+      die "a broker already runs on $HOST:$PORT without the SASL_SSL listener on $SASL_SSL_PORT: stop it first (bash scripts/kafka.sh stop)"
+    fi
+    ensure_scram_user
     log "already running on $HOST:$PORT, nothing to do"
     return 0
   fi
@@ -303,7 +436,7 @@ cmd_start() {
   fi
 
   local p
-  for p in "$PORT" "$CONTROLLER_PORT"; do
+  for p in "$PORT" "$CONTROLLER_PORT" ${SASL_SSL_PORT:+"$SASL_SSL_PORT"}; do
     if port_open "$p"; then
       die "$HOST:$p is in use by another process that is not a ready Kafka broker started by this script (see: ss -ltnp 'sport = :$p')"
     fi
@@ -319,7 +452,7 @@ cmd_start() {
   # shellcheck disable=SC2016,SC2086 # $$ is for the inner bash; HEAP_OPTS splits on purpose
   nohup setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' _ "$PID_FILE" \
     java $HEAP_OPTS -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true \
-    -Dlog4j.configuration="file:$BROKER_LOG4J" -Dkafka.logs.dir="$LOG_DIR" \
+    "$(log_flag "$BROKER_LOG4J")" -Dkafka.logs.dir="$LOG_DIR" \
     -cp "$LIBS/*" kafka.Kafka "$PROPS" \
     </dev/null >>"$STDOUT_LOG" 2>&1 8>&- 9>&- &
 
@@ -332,6 +465,7 @@ cmd_start() {
   [[ -n "$pid" ]] || { show_logs; die "broker did not start (no pid)"; }
   log "broker pid $pid"
   wait_ready "$pid" || return 1
+  ensure_scram_user
 }
 
 cmd_stop() {
@@ -397,6 +531,14 @@ cmd_wait() {
   wait_ready "$(our_pid || true)" || return 1
 }
 
+cmd_client_env() {
+  printf 'KAFKA_BROKERS=%s\n' "$HOST:${SASL_SSL_PORT:-$PORT}"
+  [[ -n "$SASL_SSL_PORT" ]] || return 0
+  [[ -s "$TLS_DIR/sasl.password" ]] || die "no SASL_SSL listener was set up for this broker yet: run start with KAFKA_SASL_SSL_PORT first"
+  printf 'KAFKA_SSL=true\nKAFKA_SSL_CA_FILE=%s\nKAFKA_SASL_MECHANISM=scram-sha-256\nKAFKA_SASL_USERNAME=%s\nKAFKA_SASL_PASSWORD=%s\n' \
+    "$TLS_DIR/ca.pem" "$SASL_USER" "$(<"$TLS_DIR/sasl.password")"
+}
+
 cmd_topics() {
   ensure_libs
   [[ -f "$TOOLS_LOG4J" ]] || render_config
@@ -413,6 +555,7 @@ main() {
     status) cmd_status ;;
     wait) cmd_wait ;;
     topics) cmd_topics "$@" ;;
+    client-env) cmd_client_env ;;
     -h | --help | help) usage ;;
     *) err "unknown command '$cmd'"; usage ;;
   esac

@@ -2,6 +2,10 @@
 // `npm test`: finds (or starts) a PostgreSQL server and a Kafka broker, then runs every jest suite.
 // Kafka suites (*.kafka-spec.ts) run whenever a broker is reachable or scripts/kafka.sh can start
 // one; otherwise they are skipped with a loud notice, and under CI=true a skip fails the run.
+// A full run (no arguments) then runs a second pass over the broker's SASL_SSL listener
+// (scripts/kafka.sh with KAFKA_SASL_SSL_PORT, 9094 here): the messaging suite, the distributed
+// end-to-end suite and *.sasl-spec.ts, every Kafka client on TLS with SCRAM. Under CI=true a
+// missing SASL_SSL listener fails the run.
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
@@ -50,6 +54,31 @@ async function postgres() {
   return { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, stop: async () => { await pg.stop(); rmSync(dir, { recursive: true, force: true }); } };
 }
 
+const SASL_SSL_PORT = process.env.VIGIL_TEST_KAFKA_SASL_SSL_PORT ?? '9094';
+// The suites of the SASL_SSL pass: the bus end to end, a whole distributed system, and the
+// security suite itself (wrong password, untrusted certificate).
+const SASL_SUITES = 'libs/platform/messaging/src/messaging\\.kafka-spec\\.ts$|apps/standalone/src/distributed\\.kafka-spec\\.ts$|\\.sasl-spec\\.ts$';
+// Set by a developer who points the whole run at a SASL_SSL listener (TEST_KAFKA_SSL, ...).
+const securedAlready = Boolean(process.env.TEST_KAFKA_SASL_MECHANISM);
+
+/** The SASL_SSL listener's client settings, as TEST_KAFKA_* variables, or why there are none. */
+async function saslListener(brokers) {
+  const [, port] = brokers.split(',')[0].split(':');
+  const out = spawnSync('bash', [join(root, 'scripts/kafka.sh'), 'client-env'], {
+    cwd: root, encoding: 'utf8', env: { ...process.env, KAFKA_PORT: port, KAFKA_SASL_SSL_PORT: SASL_SSL_PORT },
+  });
+  if (out.status !== 0) return { missing: (out.stderr || 'scripts/kafka.sh client-env failed').trim() };
+  const env = {};
+  for (const line of out.stdout.split('\n')) {
+    const at = line.indexOf('=');
+    if (at > 0) env[`TEST_${line.slice(0, at)}`] = line.slice(at + 1);
+  }
+  if (!(await reachable('127.0.0.1', Number(SASL_SSL_PORT)))) {
+    return { missing: `the broker on ${brokers} has no SASL_SSL listener on ${SASL_SSL_PORT} (restart it: npm run kafka:stop, then KAFKA_SASL_SSL_PORT=${SASL_SSL_PORT} npm run kafka:start)` };
+  }
+  return { env };
+}
+
 async function kafka() {
   if (process.env.VIGIL_TEST_SKIP_KAFKA === '1') return { skipped: 'VIGIL_TEST_SKIP_KAFKA=1' };
   const brokers = process.env.TEST_KAFKA_BROKERS ?? process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
@@ -57,7 +86,7 @@ async function kafka() {
   if (await reachable(host, Number(port))) return { brokers };
   if (brokers !== '127.0.0.1:9092') return { skipped: `broker ${brokers} is not reachable` };
   say('no Kafka broker on 127.0.0.1:9092; starting one with scripts/kafka.sh');
-  const started = spawnSync('bash', [join(root, 'scripts/kafka.sh'), 'start'], { stdio: 'inherit', cwd: root });
+  const started = spawnSync('bash', [join(root, 'scripts/kafka.sh'), 'start'], { stdio: 'inherit', cwd: root, env: { ...process.env, KAFKA_SASL_SSL_PORT: SASL_SSL_PORT } });
   if (started.status === 0 && (await reachable(host, Number(port)))) return { brokers };
   return { skipped: 'scripts/kafka.sh could not start a broker (needs java and mvn)' };
 }
@@ -91,32 +120,60 @@ if (broker.skipped) {
 }
 
 mkdirSync(join(root, 'tmp'), { recursive: true });
-const results = join(root, 'tmp', `jest-results-${process.pid}.json`);
-rmSync(results, { force: true });
-const args = ['--json', `--outputFile=${results}`, ...process.argv.slice(2)];
-if (broker.skipped) args.push('--testPathIgnorePatterns', '\\.kafka-spec\\.ts$');
-if (ci) args.push('--ci');
+const userArgs = process.argv.slice(2);
 const jestBin = join(root, 'node_modules/jest/bin/jest.js');
-const child = spawn(process.execPath, [jestBin, ...args], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, TEST_DATABASE_URL: pg.url, ...(broker.brokers ? { TEST_KAFKA_BROKERS: broker.brokers } : {}) },
-});
-const code = await new Promise((done) => child.on('exit', (c, signal) => done(c ?? (signal ? 1 : 0))));
+
+/** One jest run; its exit code and its counts. */
+async function runJest(extraArgs, extraEnv) {
+  const results = join(root, 'tmp', `jest-results-${process.pid}-${Date.now()}.json`);
+  rmSync(results, { force: true });
+  const args = ['--json', `--outputFile=${results}`, ...extraArgs];
+  if (ci) args.push('--ci');
+  const child = spawn(process.execPath, [jestBin, ...args], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, TEST_DATABASE_URL: pg.url, ...(broker.brokers ? { TEST_KAFKA_BROKERS: broker.brokers } : {}), ...extraEnv },
+  });
+  const code = await new Promise((done) => child.on('exit', (c, signal) => done(c ?? (signal ? 1 : 0))));
+  let summary;
+  if (existsSync(results)) {
+    const r = JSON.parse(readFileSync(results, 'utf8'));
+    rmSync(results, { force: true });
+    summary = { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests };
+  }
+  return { code, summary };
+}
+
+const mainArgs = [...userArgs];
+if (broker.skipped) mainArgs.push('--testPathIgnorePatterns', '\\.kafka-spec\\.ts$', '\\.sasl-spec\\.ts$');
+else if (!securedAlready) mainArgs.push('--testPathIgnorePatterns', '\\.sasl-spec\\.ts$');
+const runs = [await runJest(mainArgs, {})];
+
+let saslSkipped;
+if (!broker.skipped && !securedAlready && userArgs.length === 0) {
+  const listener = await saslListener(broker.brokers);
+  if (listener.missing) {
+    saslSkipped = listener.missing;
+    banner(['KAFKA SASL_SSL PASS SKIPPED: ' + saslSkipped]);
+  } else {
+    say(`SASL_SSL pass: the messaging, distributed and *.sasl-spec suites on ${listener.env.TEST_KAFKA_BROKERS} (TLS, SASL ${listener.env.TEST_KAFKA_SASL_MECHANISM})`);
+    runs.push(await runJest(['--testPathPatterns', SASL_SUITES], listener.env));
+  }
+}
 await pg.stop?.();
 
-let summary;
-if (existsSync(results)) {
-  const r = JSON.parse(readFileSync(results, 'utf8'));
-  rmSync(results, { force: true });
-  summary = { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests, suitesFailed: r.numFailedTestSuites + (r.numRuntimeErrorTestSuites ?? 0) };
-}
 if (broker.skipped) banner(['REMINDER: Kafka suites were skipped (' + broker.skipped + ')']);
-if (summary) {
-  process.stdout.write(`\njest: ${summary.passed} passed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} skipped` : ''}\n`);
-  if (summary.passed === 0) {
+const counted = runs.filter((r) => r.summary);
+if (counted.length) {
+  const total = counted.reduce((t, r) => ({ passed: t.passed + r.summary.passed, failed: t.failed + r.summary.failed, skipped: t.skipped + r.summary.skipped }), { passed: 0, failed: 0, skipped: 0 });
+  process.stdout.write(`\njest: ${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}${runs.length > 1 ? ` (${runs.map((r) => r.summary?.passed ?? 0).join(' + ')} in ${runs.length} passes)` : ''}\n`);
+  if (total.passed === 0) {
     say('no test ran');
     process.exit(1);
   }
 }
-process.exit(code);
+if (saslSkipped && ci) {
+  say('CI=true: the SASL_SSL pass must run');
+  process.exit(1);
+}
+process.exit(runs.find((r) => r.code !== 0)?.code ?? 0);

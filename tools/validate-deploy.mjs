@@ -707,7 +707,8 @@ function allowed(policies, namespaces, { from, to, port, protocol = 'TCP' }) {
 
 // ---------------------------------------------------------------------- Kubernetes overlays --
 
-const ALLOWED_SECRET_KEYS = new Set(['DATABASE_URL', 'VIGIL_ENCRYPTION_KEYS', 'AUDIT_ADMIN_PASSWORD', 'REDIS_URL', 'PROXY_CATALOG_PASSWORD']);
+const OVERLAY_ONLY_VARIABLES = new Set(['KAFKA_SSL', 'KAFKA_SSL_CA_FILE', 'KAFKA_SSL_CERT_FILE', 'KAFKA_SSL_KEY_FILE', 'KAFKA_SSL_SERVERNAME', 'KAFKA_SASL_MECHANISM', 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD']);
+const ALLOWED_SECRET_KEYS = new Set(['DATABASE_URL', 'VIGIL_ENCRYPTION_KEYS', 'AUDIT_ADMIN_PASSWORD', 'REDIS_URL', 'PROXY_CATALOG_PASSWORD', 'KAFKA_SASL_PASSWORD']);
 const LITERAL_SECRET_PATTERNS = [
   [/[A-Za-z0-9+/]{43}=/, 'a base64 32-byte key'],
   [/[a-z][a-z0-9+.-]*:\/\/[^\s:/@${}]+:[^\s@${}]+@/i, 'a URL with a password'],
@@ -1125,7 +1126,9 @@ async function main() {
       for (const svc of code.deployed.keys()) {
         const k = result.envByService.get(svc) ?? new Set();
         const c = compose?.envByService.get(svc) ?? new Set();
-        const onlyK = [...k].filter((n) => !c.has(n));
+        // Compose runs its own broker, plaintext on its private network: the Kafka TLS/SASL
+        // settings are the overlays' alone (docs/operations.md#kafka-security).
+        const onlyK = [...k].filter((n) => !c.has(n) && !OVERLAY_ONLY_VARIABLES.has(n));
         const onlyC = [...c].filter((n) => !k.has(n));
         check(!onlyK.length && !onlyC.length, `${svc}`, `variable names differ: only in ${overlay}: ${onlyK.join(', ') || '-'}; only in docker-compose.yml: ${onlyC.join(', ') || '-'}`);
       }

@@ -59,7 +59,7 @@ function sourceFiles(dir, out = []) {
     if (entry === 'node_modules' || entry.startsWith('.')) continue;
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) sourceFiles(path, out);
-    else if (entry.endsWith('.ts') && !/\.(spec|int-spec|kafka-spec)\.ts$/.test(entry) && !entry.endsWith('.d.ts')) out.push(path);
+    else if (entry.endsWith('.ts') && !/\.(spec|int-spec|kafka-spec|sasl-spec)\.ts$/.test(entry) && !entry.endsWith('.d.ts')) out.push(path);
   }
   return out;
 }

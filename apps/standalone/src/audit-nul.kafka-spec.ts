@@ -1,5 +1,5 @@
 import { deadLetterTopic, escapeStoredText, type IngestResponse, Topics } from '@vigil/contracts';
-import { KafkaBus, type IncomingMessage } from '@vigil/messaging';
+import { KafkaBus, kafkaSecurityFromEnv, type IncomingMessage } from '@vigil/messaging';
 import { createLogger } from '@vigil/platform';
 import { waitFor } from '@vigil/testing';
 import { http, login } from './testing/http';
@@ -27,7 +27,7 @@ describe('audit records holding NUL characters', () => {
 
   beforeAll(async () => {
     system = await startTestSystem({ bus: 'kafka' });
-    producer = new KafkaBus({ brokers: system.kafka!.brokers, clientId: 'nul-producer', prefix: system.kafka!.prefix, logger: createLogger('test', 'warn') });
+    producer = new KafkaBus({ brokers: system.kafka!.brokers, clientId: 'nul-producer', prefix: system.kafka!.prefix, logger: createLogger('test', 'warn'), security: kafkaSecurityFromEnv(system.kafka!.env) });
     token = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
   }, 180_000);
 

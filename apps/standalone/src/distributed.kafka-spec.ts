@@ -1,6 +1,6 @@
 import { deadLetterTopic, MessageHeaders, Topics } from '@vigil/contracts';
 import { createLogger } from '@vigil/platform';
-import { KafkaBus, type IncomingMessage } from '@vigil/messaging';
+import { KafkaBus, kafkaSecurityFromEnv, type IncomingMessage } from '@vigil/messaging';
 import { waitFor } from '@vigil/testing';
 import { http, login } from './testing/http';
 import { startTestSystem, type TestSystem } from './testing/test-system';
@@ -13,7 +13,7 @@ describe('distributed mode: Kafka and PostgreSQL', () => {
 
   beforeAll(async () => {
     system = await startTestSystem({ bus: 'kafka' });
-    producer = new KafkaBus({ brokers: system.kafka!.brokers, clientId: 'e2e-producer', prefix: system.kafka!.prefix, logger: createLogger('test', 'warn') });
+    producer = new KafkaBus({ brokers: system.kafka!.brokers, clientId: 'e2e-producer', prefix: system.kafka!.prefix, logger: createLogger('test', 'warn'), security: kafkaSecurityFromEnv(system.kafka!.env) });
   }, 120_000);
 
   afterAll(async () => {

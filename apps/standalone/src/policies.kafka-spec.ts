@@ -1,5 +1,5 @@
 import { type AlertRequest, type EventEnvelope, Topics } from '@vigil/contracts';
-import { type IncomingMessage, KafkaBus } from '@vigil/messaging';
+import { type IncomingMessage, KafkaBus, kafkaSecurityFromEnv } from '@vigil/messaging';
 import { createLogger } from '@vigil/platform';
 import { waitFor } from '@vigil/testing';
 import { http, login } from './testing/http';
@@ -45,7 +45,7 @@ describe('policy enforcement through Kafka', () => {
 
   beforeAll(async () => {
     system = await startTestSystem({ bus: 'kafka' });
-    producer = new KafkaBus({ brokers: system.kafka!.brokers, clientId: 'policy-e2e', prefix: system.kafka!.prefix, logger: createLogger('test', 'warn') });
+    producer = new KafkaBus({ brokers: system.kafka!.brokers, clientId: 'policy-e2e', prefix: system.kafka!.prefix, logger: createLogger('test', 'warn'), security: kafkaSecurityFromEnv(system.kafka!.env) });
     await producer.subscribe({ groupId: `alert-tap-${Date.now()}`, topics: [Topics.alertRequests], handler: async (m) => void alerts.push(...m) });
     token = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
   }, 180_000);

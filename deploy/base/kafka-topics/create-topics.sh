@@ -5,7 +5,9 @@
 # that stays a deliberate operator step. A topic with fewer partitions than listed fails the Job.
 #
 # Env: KAFKA_BROKERS (comma-separated host:port), KAFKA_TOPIC_PREFIX, TOPICS_FILE,
-#      KAFKA_COMMAND_CONFIG (optional admin client properties file, e.g. for TLS/SASL),
+#      the services' TLS/SASL settings (KAFKA_SSL, KAFKA_SSL_CA_FILE, KAFKA_SASL_MECHANISM,
+#      KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD), turned into an admin client properties file,
+#      or KAFKA_COMMAND_CONFIG (a properties file of your own, used as is),
 #      KAFKA_TOPICS_BIN (default: the apache/kafka image's kafka-topics.sh).
 set -euo pipefail
 
@@ -15,6 +17,29 @@ topics_file="${TOPICS_FILE:-/opt/vigil/topics.txt}"
 kafka_topics="${KAFKA_TOPICS_BIN:-/opt/kafka/bin/kafka-topics.sh}"
 
 common=(--bootstrap-server "$KAFKA_BROKERS")
+if [[ -z "${KAFKA_COMMAND_CONFIG:-}" && "${KAFKA_SSL:-false}" == "true" ]]; then
+  # The same connection as the services: TLS against KAFKA_SSL_CA_FILE, SASL when a mechanism is set.
+  KAFKA_COMMAND_CONFIG="$(mktemp)"
+  chmod 600 "$KAFKA_COMMAND_CONFIG"
+  {
+    mechanism="${KAFKA_SASL_MECHANISM:-none}"
+    if [[ "$mechanism" == "none" ]]; then echo "security.protocol=SSL"; else echo "security.protocol=SASL_SSL"; fi
+    if [[ -n "${KAFKA_SSL_CA_FILE:-}" ]]; then
+      echo "ssl.truststore.type=PEM"
+      echo "ssl.truststore.location=$KAFKA_SSL_CA_FILE"
+    fi
+    case "$mechanism" in
+      none) ;;
+      plain)
+        echo "sasl.mechanism=PLAIN"
+        echo "sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username=\"$KAFKA_SASL_USERNAME\" password=\"$KAFKA_SASL_PASSWORD\";" ;;
+      scram-sha-256 | scram-sha-512)
+        echo "sasl.mechanism=${mechanism^^}"
+        echo "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username=\"$KAFKA_SASL_USERNAME\" password=\"$KAFKA_SASL_PASSWORD\";" ;;
+      *) echo "error: KAFKA_SASL_MECHANISM must be none, plain, scram-sha-256 or scram-sha-512" >&2; exit 1 ;;
+    esac
+  } >"$KAFKA_COMMAND_CONFIG"
+fi
 if [[ -n "${KAFKA_COMMAND_CONFIG:-}" ]]; then common+=(--command-config "$KAFKA_COMMAND_CONFIG"); fi
 
 failed=0

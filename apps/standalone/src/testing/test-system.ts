@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase, freePort, type TestDatabase, testKafka } from '@vigil/testing';
+import { createTestDatabase, freePort, type TestDatabase, type TestKafka, testKafka } from '@vigil/testing';
 import { type RunningSystem, startSystem } from '../standalone';
 
 export interface TestSystem extends RunningSystem {
   db: TestDatabase;
-  kafka?: { brokers: string[]; prefix: string };
+  kafka?: TestKafka;
   adminPassword: string;
   dataDir: string;
   close(): Promise<void>;
@@ -49,6 +49,7 @@ export async function startTestSystem(options: {
   if (kafka) {
     env.KAFKA_BROKERS = kafka.brokers.join(',');
     env.KAFKA_TOPIC_PREFIX = kafka.prefix;
+    Object.assign(env, kafka.env);
   }
   // Free RPC ports are found before they are bound and suites run side by side: if another suite
   // took one in between, start again on new ones (a failed start closes what it had started).

@@ -1,6 +1,7 @@
 export * from './bus';
 export * from './memory-bus';
 export * from './kafka-bus';
+export * from './kafka-security';
 export * from './outbox';
 export * from './consumer';
 export * from './messaging.module';

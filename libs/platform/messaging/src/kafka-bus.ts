@@ -1,10 +1,11 @@
 // First: replaces three kafkajs internals before kafkajs loads (see the module).
 import { kafkajsInternalsReplaced } from './kafkajs-internals';
 import type { TopicSpec } from '@vigil/contracts';
-import type { Logger, Registry } from '@vigil/platform';
+import { type Logger, type Registry, StartRefused } from '@vigil/platform';
 import { messagingMetrics } from './metrics';
-import { type Admin, type Consumer, Kafka, logLevel, type Producer } from 'kafkajs';
+import { type Admin, type Consumer, Kafka, logLevel, type Producer, type SASLOptions } from 'kafkajs';
 import type { IncomingMessage, MessageBus, SubscribeOptions, Subscription, TopicMessages } from './bus';
+import { describeKafkaSecurity, type KafkaSecurity } from './kafka-security';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -15,6 +16,19 @@ export interface KafkaBusOptions {
   /** Partitions one consumer works on concurrently. */
   partitionsConsumedConcurrently?: number;
   metrics?: Registry;
+  /** TLS and SASL (kafkaSecurity): every client of the bus uses them. */
+  security?: KafkaSecurity;
+}
+
+/** Why the brokers refused this client for good: wrong credentials or an untrusted certificate. */
+export function kafkaAccessProblem(error: unknown): 'authentication' | 'tls' | undefined {
+  for (let e = error as { name?: string; message?: string; code?: string; cause?: unknown; originalError?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    if (e.name === 'KafkaJSSASLAuthenticationError') return 'authentication';
+    const text = `${e.code ?? ''} ${e.message ?? ''}`;
+    if (/CERT|certificate|self[- ]signed|altname|unable to verify|ERR_TLS/i.test(text)) return 'tls';
+    e = (e.cause ?? e.originalError) as typeof e;
+  }
+  return undefined;
 }
 
 const LEVELS: Record<number, 'error' | 'warn' | 'info' | 'debug'> = {
@@ -51,10 +65,15 @@ export class KafkaBus implements MessageBus {
     if (!kafkajsInternalsReplaced && !process.env.JEST_WORKER_ID) {
       logger.warn('kafkajs was loaded before the messaging library: producing runs on its slower built-in batching and checksums');
     }
+    const { ssl, sasl } = options.security ?? {};
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
-      connectionTimeout: 3000,
+      ...(ssl ? { ssl } : {}),
+      ...(sasl ? { sasl: sasl as SASLOptions } : {}),
+      // A TLS handshake plus a SCRAM exchange takes longer than a plain connection on a busy host.
+      connectionTimeout: ssl ? 10_000 : 3000,
+      authenticationTimeout: 10_000,
       requestTimeout: 30000,
       retry: { initialRetryTime: 200, retries: 8 },
       logLevel: logLevel.WARN,
@@ -63,6 +82,47 @@ export class KafkaBus implements MessageBus {
         logger[LEVELS[level] ?? 'info']({ ...extra, kafka_namespace: log.namespace }, String(message));
       },
     });
+  }
+
+  /**
+   * Connects once as an admin client, as every client of this bus will: credentials the brokers
+   * refuse, or a broker certificate the configured CA does not vouch for, stop the service at start
+   * with a message that says which setting to check (StartRefused). A broker that is merely
+   * unreachable is not refused here: consumers and the relay retry as they always do.
+   */
+  async verifyAccess(): Promise<void> {
+    const admin = this.kafka.admin({ retry: { retries: 2, initialRetryTime: 300 } });
+    try {
+      await this.connecting(admin.connect());
+      await admin.describeCluster();
+    } catch (error) {
+      if (error instanceof StartRefused) throw error;
+      this.options.logger.warn({ err: error, brokers: this.options.brokers.join(',') }, 'Kafka brokers not reachable at start; clients keep retrying');
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Every connection of the bus goes through here: refused credentials or an untrusted broker
+   * certificate become a StartRefused that names the settings to check (at start the service then
+   * stops with that message alone); anything else is rethrown as it is.
+   */
+  private async connecting(connect: Promise<void>): Promise<void> {
+    try {
+      await connect;
+    } catch (error) {
+      const problem = kafkaAccessProblem(error);
+      if (!problem) throw error;
+      const brokers = this.options.brokers.join(',');
+      const how = describeKafkaSecurity(this.options.security ?? {});
+      const detail = (error as Error).message;
+      throw new StartRefused(
+        problem === 'authentication'
+          ? `the Kafka brokers ${brokers} refused the SASL credentials (${how}): ${detail}. Check KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD.`
+          : `the TLS certificate of the Kafka brokers ${brokers} is not trusted (${how}): ${detail}. Check KAFKA_SSL_CA_FILE and KAFKA_SSL_SERVERNAME.`,
+      );
+    }
   }
 
   private topic(name: string): string {
@@ -76,7 +136,7 @@ export class KafkaBus implements MessageBus {
   private getProducer(): Promise<Producer> {
     this.producerReady ??= (async () => {
       const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
-      await producer.connect();
+      await this.connecting(producer.connect());
       this.producer = producer;
       return producer;
     })().catch((error) => {
@@ -89,7 +149,7 @@ export class KafkaBus implements MessageBus {
   private getAdmin(): Promise<Admin> {
     this.adminReady ??= (async () => {
       const admin = this.kafka.admin();
-      await admin.connect();
+      await this.connecting(admin.connect());
       this.admin = admin;
       return admin;
     })().catch((error) => {
@@ -121,7 +181,7 @@ export class KafkaBus implements MessageBus {
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: 100,
     });
-    await consumer.connect();
+    await this.connecting(consumer.connect());
     await consumer.subscribe({ topics: options.topics.map((t) => this.topic(t)), fromBeginning: options.startFrom !== 'latest' });
     const maxBatch = options.maxBatchSize ?? 500;
     // Lag is reported per partition by the member that consumes it. After a rebalance, partitions

@@ -7,6 +7,7 @@ import type { IncomingMessage } from './bus';
 import { InboxConsumer } from './consumer';
 import { consumerFixtureOptions, FIXTURE_SCHEMA, fixtureEnvelopes, fixtureMigrations } from './fixtures/messaging-fixture.shared';
 import { KafkaBus } from './kafka-bus';
+import { kafkaSecurityFromEnv } from './kafka-security';
 import { OutboxRelay } from './outbox';
 
 const FIXTURE = 'libs/platform/messaging/src/fixtures/messaging-fixture.ts';
@@ -17,14 +18,14 @@ describe('messaging guarantees on a real Kafka broker', () => {
   let dataSource: DataSource;
   let bus: KafkaBus;
   const kafka = testKafka();
-  const env = () => ({ DATABASE_URL: db.url, KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_TOPIC_PREFIX: kafka.prefix });
+  const env = () => ({ DATABASE_URL: db.url, KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_TOPIC_PREFIX: kafka.prefix, ...kafka.env });
 
   beforeAll(async () => {
     db = await createTestDatabase();
     dataSource = createServiceDataSource({ url: db.url, schema: FIXTURE_SCHEMA, migrations: fixtureMigrations, poolSize: 5, applicationName: 'test' });
     await dataSource.initialize();
     await runMigrations(dataSource, FIXTURE_SCHEMA);
-    bus = new KafkaBus({ brokers: kafka.brokers, clientId: 'test', prefix: kafka.prefix, logger });
+    bus = new KafkaBus({ brokers: kafka.brokers, clientId: 'test', prefix: kafka.prefix, logger, security: kafkaSecurityFromEnv(kafka.env) });
     await bus.ensureTopics(
       ['relay', 'poison', 'redelivery'].flatMap((t) => [
         { name: `${t}.test.v1`, partitions: t === 'poison' ? 1 : 3 },

@@ -17,6 +17,7 @@ import { DataSource } from 'typeorm';
 import type { MessageBus } from './bus';
 import { InboxConsumer, type InboxConsumerOptions } from './consumer';
 import { KafkaBus } from './kafka-bus';
+import { describeKafkaSecurity, kafkaSecurity } from './kafka-security';
 import { assertKafkajsInternals } from './kafkajs-pin';
 import { sharedMemoryBus } from './memory-bus';
 import { OutboxRelay, OutboxWriter } from './outbox';
@@ -29,12 +30,15 @@ export function createBus(context: ServiceContext): MessageBus {
   assertKafkajsInternals();
   const { config, logger } = context;
   if (config.KAFKA_BROKERS?.length) {
+    const security = kafkaSecurity(config, context.name);
+    logger.info({ brokers: config.KAFKA_BROKERS, kafka_security: describeKafkaSecurity(security) }, 'Kafka client');
     return new KafkaBus({
       brokers: config.KAFKA_BROKERS,
       clientId: `${config.KAFKA_CLIENT_ID}-${context.name}`,
       prefix: config.KAFKA_TOPIC_PREFIX,
       logger,
       metrics: context.metrics,
+      security,
     });
   }
   return sharedMemoryBus();
@@ -70,6 +74,7 @@ export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   async onApplicationBootstrap() {
+    if (this.bus instanceof KafkaBus) await this.bus.verifyAccess();
     for (const consumer of this.consumers) await consumer.start();
     await this.relay?.start();
   }

@@ -216,6 +216,23 @@ const tracingConfigSpec = {
 
 const brokerAddress = /^[A-Za-z0-9.\-_]+:\d{1,5}$/;
 
+/**
+ * How every Kafka client of a service reaches the brokers: TLS (the CA that signs the brokers'
+ * certificates, and a client certificate where the brokers ask for one) and SASL. Checked together
+ * at start by the messaging library (kafkaSecurity): files readable and PEM, SASL only over TLS.
+ */
+export const kafkaSecurityConfigSpec = {
+  KAFKA_SSL: env.bool({ default: false, description: 'connect to the brokers over TLS' }),
+  KAFKA_SSL_CA_FILE: env.optionalAbsolutePath({ description: 'PEM file of the CA(s) that sign the brokers\' certificates; unset: the system CAs' }),
+  KAFKA_SSL_CERT_FILE: env.optionalAbsolutePath({ description: 'PEM client certificate, for brokers that authenticate clients by certificate' }),
+  KAFKA_SSL_KEY_FILE: env.optionalAbsolutePath({ description: 'PEM private key of KAFKA_SSL_CERT_FILE' }),
+  KAFKA_SSL_SERVERNAME: env.optionalString({ description: 'name expected in the brokers\' certificates when it differs from the broker address' }),
+  KAFKA_SASL_MECHANISM: env.oneOf(['none', 'plain', 'scram-sha-256', 'scram-sha-512'] as const, { default: 'none' }),
+  KAFKA_SASL_USERNAME: env.optionalString(),
+  KAFKA_SASL_PASSWORD: env.optionalString({ secret: true }),
+};
+export type KafkaSecurityConfig = ConfigOf<typeof kafkaSecurityConfigSpec>;
+
 /** Variables every service reads. */
 export const commonConfigSpec = {
   NODE_ENV: env.oneOf(['development', 'production', 'test'] as const, { default: 'development' }),
@@ -229,6 +246,7 @@ export const commonConfigSpec = {
     description: 'Kafka bootstrap brokers; unset = in-process bus (standalone only)',
   }),
   KAFKA_CLIENT_ID: env.string({ default: 'vigil' }),
+  ...kafkaSecurityConfigSpec,
   /** Prefix for every topic and consumer group: lets several installations (or test runs) share a cluster. */
   KAFKA_TOPIC_PREFIX: env.string({ default: '' }),
   /** How long readiness reports false before the service stops taking traffic on SIGTERM. */
