@@ -4,7 +4,7 @@ import {
   CompactRange,
   type SignedCheckpoint,
   checkCheckpoint,
-  eventLeafHash,
+  eventLeafHashHex,
   isHexHash,
   rootFromRange,
   toHex,
@@ -176,14 +176,13 @@ function foldLeaves(file: ExportFile, report: VerificationReport): LeafFold {
       return failure(leaf.leaf_index, 'reordered', `leaf ${leaf.leaf_index} is listed again after leaf ${expected - 1}`, eventId);
     }
     if (!isHexHash(leaf.leaf_hash)) return failure(expected, 'malformed', `leaf ${expected} has no valid leaf_hash`, eventId);
-    let hash: Buffer;
+    let hex: string;
     if (leaf.event) {
       try {
-        hash = eventLeafHash(leaf.event);
+        hex = eventLeafHashHex(leaf.event);
       } catch (error) {
         return failure(expected, 'altered', `the event cannot form a leaf: ${(error as Error).message}`, eventId);
       }
-      const hex = toHex(hash);
       if (hex !== leaf.leaf_hash) {
         const elsewhere = positionOf(hex);
         if (elsewhere !== undefined && elsewhere !== expected) {
@@ -194,10 +193,10 @@ function foldLeaves(file: ExportFile, report: VerificationReport): LeafFold {
       report.checked++;
     } else {
       if (leaf.retained !== false) return failure(expected, 'missing', `leaf ${expected} has no event but is not marked as dropped by retention`);
-      hash = fromHex(leaf.leaf_hash);
+      hex = leaf.leaf_hash;
       report.not_retained++;
     }
-    range.append(hash);
+    range.appendHex(hex);
     expected++;
   }
   if (expected <= to) {
