@@ -67,6 +67,18 @@ describe('verifyApi', () => {
     expect((await verifyApi(api(serve(log, { leaves: altered })))).failure).toMatchObject({ reason: 'altered', leaf_index: 30 });
   });
 
+  it('locates a changed event whose served hash was changed with it, and two rows swapped with their hashes', async () => {
+    const altered = Array.from({ length: 45 }, (_, i) => log.leaf(i));
+    altered[23].event!.severity = 'critical';
+    altered[23].leaf_hash = new SyntheticLog([altered[23].event!]).leafHashes[0].toString('hex');
+    expect((await verifyApi(api(serve(log, { leaves: altered })))).failure).toMatchObject({ reason: 'altered', leaf_index: 23, event_id: log.events[23].id });
+    const swapped = Array.from({ length: 45 }, (_, i) => log.leaf(i));
+    [swapped[31], swapped[38]] = [{ ...swapped[38], leaf_index: 31 }, { ...swapped[31], leaf_index: 38 }];
+    expect((await verifyApi(api(serve(log, { leaves: swapped })))).failure).toMatchObject({ leaf_index: 31 });
+    // Without a range from leaf 0 no position can be named: the root mismatch stands.
+    expect((await verifyApi(api(serve(log, { leaves: swapped })), { from: 5 })).failure).toMatchObject({ reason: 'root_mismatch', leaf_index: null });
+  });
+
   it('catches a tail truncated and checkpointed again: the kept checkpoint is larger', async () => {
     const report = await verifyApi(api(serve(log, { size: 30 })), { trustedKeys: [log.publicKey], trustedCheckpoint: log.checkpoint(40) });
     expect(report.failure).toMatchObject({ reason: 'inconsistent' });
