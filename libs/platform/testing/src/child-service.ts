@@ -21,7 +21,8 @@ export function spawnTs(entry: string, env: Record<string, string>): ChildServic
   const child = spawn(process.execPath, ['-r', '@swc-node/register', resolve(ROOT, entry)], {
     cwd: ROOT,
     // A modest pool (a service's LISTEN connections come out of it too): suites share the server.
-    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '8', ...env },
+    // Tests connect as the test server's superuser, which a service refuses unless told otherwise.
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '8', DATABASE_ALLOW_PRIVILEGED_ROLE: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
