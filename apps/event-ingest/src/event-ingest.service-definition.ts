@@ -12,3 +12,6 @@ export const eventIngestService: ServiceDefinition<typeof eventIngestConfigSpec>
   usesDatabase: true,
   rootModule: (context) => EventIngestModule.forRoot(context),
 };
+
+/** The service's schema and grants, for the migrate command and the role bootstrap of a composed system. */
+export { eventIngestDatabase } from './database/event-ingest.database';
