@@ -246,7 +246,10 @@ async function takeOver(client: Queryable, schema: string, owner: string): Promi
   await client.query(`ALTER SCHEMA ${s} OWNER TO ${o}`);
   const { rows: relations } = await client.query(
     `SELECT c.relname AS name, c.relkind AS kind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')`,
+     WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'S', 'f')
+       -- A column's sequence follows its table.
+       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_class'::regclass AND d.objid = c.oid
+                       AND d.refclassid = 'pg_class'::regclass AND d.deptype IN ('a', 'i'))`,
     [schema],
   );
   for (const { name, kind } of relations) {
