@@ -494,8 +494,11 @@ function checkCompose(code, docs) {
   check(String(kafkaEnv.KAFKA_AUTO_CREATE_TOPICS_ENABLE) === 'false', `${where} kafka`, 'KAFKA_AUTO_CREATE_TOPICS_ENABLE must be "false": topics are created with explicit partitions');
 
   for (const [name, service] of Object.entries(services)) {
+    // A one-shot database command (docs/operations.md#database-roles) exits when done: waited for
+    // with service_completed_successfully, it has nothing to report health of.
+    const oneShot = DATABASE_COMMANDS.includes(service.command?.[2]) && String(service.restart) === 'no';
     const hc = service.healthcheck;
-    check(hc && !hc.disable && hc.test && hc.test.length && hc.test[0] !== 'NONE', `${where} ${name}`, 'needs a healthcheck');
+    if (!oneShot) check(hc && !hc.disable && hc.test && hc.test.length && hc.test[0] !== 'NONE', `${where} ${name}`, 'needs a healthcheck');
     for (const [dep, cond] of Object.entries(Array.isArray(service.depends_on) ? {} : service.depends_on ?? {})) {
       check(services[dep], `${where} ${name}`, `depends_on unknown service ${dep}`);
       if (cond?.condition === 'service_healthy') check(services[dep]?.healthcheck, `${where} ${name}`, `waits for ${dep} to be healthy, but ${dep} has no healthcheck`);
@@ -553,10 +556,49 @@ function checkCompose(code, docs) {
       for (const b of resolved.KAFKA_BROKERS.split(',')) check(advertised.includes(`//${b}`), `${where} ${svc.name}`, `KAFKA_BROKERS ${b} is not an advertised listener of the kafka service`);
     }
     if (resolved.DATABASE_URL) check(new URL(resolved.DATABASE_URL).hostname in services, `${where} ${svc.name}`, 'DATABASE_URL must point at a compose service');
+    if (svc.usesDatabase) checkComposeRoles(where, services, svc, resolved, deps, interpolate);
+  }
+  const bootstrap = Object.entries(services).find(([, s]) => s.command?.[2] === 'bootstrap-roles');
+  if (check(bootstrap, where, 'needs a one-shot service running `node dist/main.js bootstrap-roles` (the PostgreSQL roles)')) {
+    const env = bootstrap[1].environment ?? {};
+    for (const k of ['DATABASE_ADMIN_URL', 'DATABASE_OWNER_URL', ...[...code.deployed.values()].filter((x) => x.usesDatabase).map((x) => serviceUrlVariable(x.name))]) {
+      check(k in env, `${where} ${bootstrap[0]}`, `must set ${k}`);
+    }
+    for (const [k, v] of Object.entries(env)) {
+      const svc = k.endsWith('_DATABASE_URL') ? services[k.replace(/_DATABASE_URL$/, '').toLowerCase().replace(/_/g, '-')] : undefined;
+      if (svc) check(interpolate(svc.environment?.DATABASE_URL ?? '') === interpolate(v), `${where} ${bootstrap[0]}`, `${k} must be the same URL the service connects with`);
+    }
   }
   const gatewayPorts = (services.gateway?.ports ?? []).map(String);
   check(gatewayPorts.some((p) => /(^|:)3000:3000$/.test(p) || p === '3000'), `${where} gateway`, 'must publish port 3000');
   return { envByService };
+}
+
+/** The database commands of a service image (`node dist/main.js <command>`). */
+const DATABASE_COMMANDS = ['migrate', 'bootstrap-roles'];
+
+/** event-ingest -> EVENT_INGEST_DATABASE_URL: the runtime role URL the role bootstrap reads. */
+function serviceUrlVariable(service) {
+  return `${service.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`;
+}
+
+/**
+ * A service with a schema connects as its own runtime role and never runs migrations itself: a
+ * one-shot `<service>-migrate` of the same image does, as the owner, before it starts.
+ */
+function checkComposeRoles(where, services, svc, resolved, deps, interpolate) {
+  const w = `${where} ${svc.name}`;
+  check(resolved.MIGRATE_ON_START === 'false', w, 'MIGRATE_ON_START must be "false": <service>-migrate runs the migrations as the owner role');
+  check(resolved.DATABASE_ALLOW_PRIVILEGED_ROLE === undefined, w, 'must not set DATABASE_ALLOW_PRIVILEGED_ROLE: services connect as their runtime role');
+  const role = resolved.DATABASE_URL ? decodeURIComponent(new URL(resolved.DATABASE_URL).username) : '';
+  check(role === `vigil_${svc.name.replace(/-/g, '_')}`, w, `DATABASE_URL must connect as the runtime role vigil_${svc.name.replace(/-/g, '_')} (is ${role || 'none'})`);
+  const migrate = services[`${svc.name}-migrate`];
+  if (!check(migrate, w, `needs a one-shot service ${svc.name}-migrate`)) return;
+  check(deps[`${svc.name}-migrate`]?.condition === 'service_completed_successfully', w, `must wait for ${svc.name}-migrate to complete successfully`);
+  check(migrate.image === services[svc.name].image && JSON.stringify(migrate.command) === '["node","dist/main.js","migrate"]', `${where} ${svc.name}-migrate`, `must run \`node dist/main.js migrate\` in ${services[svc.name].image}`);
+  const ownerUrl = interpolate(migrate.environment?.DATABASE_URL ?? '');
+  const owner = ownerUrl ? decodeURIComponent(new URL(ownerUrl).username) : '';
+  check(owner && owner !== role, `${where} ${svc.name}-migrate`, 'DATABASE_URL must be the owner role, not the runtime role');
 }
 
 // -------------------------------------------------------------------------------- kustomize --
