@@ -121,6 +121,12 @@ const needsPostgres = (svc) => svc.usesDatabase || Boolean(profileOf(svc).upstre
 /** Dummy values that satisfy each secret's format, for running the config loaders. */
 const DUMMY_SECRETS = {
   DATABASE_URL: 'postgres://vigil:dummy@postgres.invalid:5432/vigil',
+  DATABASE_ADMIN_URL: 'postgres://postgres:dummy@postgres.invalid:5432/vigil',
+  DATABASE_OWNER_URL: 'postgres://vigil_owner:dummy@postgres.invalid:5432/vigil',
+  AUTH_DATABASE_URL: 'postgres://vigil_auth:dummy@postgres.invalid:5432/vigil',
+  POLICY_DATABASE_URL: 'postgres://vigil_policy:dummy@postgres.invalid:5432/vigil',
+  EVENT_INGEST_DATABASE_URL: 'postgres://vigil_event_ingest:dummy@postgres.invalid:5432/vigil',
+  DELIVERY_DATABASE_URL: 'postgres://vigil_delivery:dummy@postgres.invalid:5432/vigil',
   VIGIL_ENCRYPTION_KEYS: `${'A'.repeat(43)}=`,
   AUDIT_ADMIN_PASSWORD: 'dummy-password-for-validation',
   REDIS_URL: 'redis://:dummy@redis.invalid:6379/0',
@@ -742,7 +748,32 @@ function allowed(policies, namespaces, { from, to, port, protocol = 'TCP' }) {
 
 // ---------------------------------------------------------------------- Kubernetes overlays --
 
-const ALLOWED_SECRET_KEYS = new Set(['DATABASE_URL', 'VIGIL_ENCRYPTION_KEYS', 'AUDIT_ADMIN_PASSWORD', 'REDIS_URL', 'PROXY_CATALOG_PASSWORD']);
+const DATABASE_ROLE_KEYS = ['AUTH_DATABASE_URL', 'POLICY_DATABASE_URL', 'EVENT_INGEST_DATABASE_URL', 'DELIVERY_DATABASE_URL'];
+/** Seen by the migrate init containers and the database-roles Job only (docs/operations.md#database-roles). */
+const PRIVILEGED_DATABASE_KEYS = ['DATABASE_OWNER_URL', 'DATABASE_ADMIN_URL'];
+const ALLOWED_SECRET_KEYS = new Set([...DATABASE_ROLE_KEYS, ...PRIVILEGED_DATABASE_KEYS, 'VIGIL_ENCRYPTION_KEYS', 'AUDIT_ADMIN_PASSWORD', 'REDIS_URL', 'PROXY_CATALOG_PASSWORD']);
+/** The secretKeyRef key an env variable of a container reads, if any. */
+const secretKeyOf = (container, name) => (container.env ?? []).find((e) => e.name === name)?.valueFrom?.secretKeyRef?.key;
+
+/**
+ * A service with a schema connects as its own runtime role (its <SERVICE>_DATABASE_URL key) with
+ * MIGRATE_ON_START=false; an init container `migrate` of the same image runs the migrations as the
+ * owner role, and only it sees the owner's URL.
+ */
+function checkKubernetesRoles(w, podSpec, container, svc, plain, objects, overlay) {
+  check(plain.MIGRATE_ON_START === 'false', w, 'MIGRATE_ON_START must be "false": the migrate init container runs the migrations as the owner role');
+  check(plain.DATABASE_ALLOW_PRIVILEGED_ROLE === undefined, w, 'must not set DATABASE_ALLOW_PRIVILEGED_ROLE: services connect as their runtime role');
+  check(secretKeyOf(container, 'DATABASE_URL') === serviceUrlVariable(svc.name), w, `DATABASE_URL must read vigil-secrets key ${serviceUrlVariable(svc.name)} (its runtime role)`);
+  const init = (podSpec.initContainers ?? []).find((c) => c.name === 'migrate');
+  if (!check(init, w, 'needs an init container "migrate" (node dist/main.js migrate)')) return;
+  checkPodSecurity(`${w} initContainer migrate`, podSpec, init);
+  check(init.image === container.image, w, `init container migrate runs ${init.image}, the service ${container.image}: the migrations must be this version's`);
+  check(JSON.stringify(init.command) === '["node","dist/main.js","migrate"]', w, 'init container migrate must run ["node", "dist/main.js", "migrate"]');
+  check(secretKeyOf(init, 'DATABASE_URL') === 'DATABASE_OWNER_URL', w, 'init container migrate: DATABASE_URL must read vigil-secrets key DATABASE_OWNER_URL');
+  const initEnv = envOf(init, objects, overlay);
+  if (svc.name === 'event-ingest') check(initEnv.get('EVENTS_RETENTION_DAYS')?.value === plain.EVENTS_RETENTION_DAYS, w, 'init container migrate must see the EVENTS_RETENTION_DAYS the service reads (the retention floor)');
+}
+
 const LITERAL_SECRET_PATTERNS = [
   [/[A-Za-z0-9+/]{43}=/, 'a base64 32-byte key'],
   [/[a-z][a-z0-9+.-]*:\/\/[^\s:/@${}]+:[^\s@${}]+@/i, 'a URL with a password'],
@@ -882,7 +913,7 @@ async function checkOverlay(overlay, objects, code, docs) {
       check(podSpec.terminationGracePeriodSeconds === grace, w, `terminationGracePeriodSeconds must be ${grace}`);
       check(plain.SHUTDOWN_DRAIN_MS === '5000', w, `SHUTDOWN_DRAIN_MS must be 5000 behind a Service (is ${plain.SHUTDOWN_DRAIN_MS ?? 'unset'})`);
     }
-    check(plain.MIGRATE_ON_START === undefined || plain.MIGRATE_ON_START === 'true', w, 'MIGRATE_ON_START must be true (deploy/README.md: migrations)');
+    if (svc.usesDatabase) checkKubernetesRoles(w, podSpec, container, svc, plain, objects, overlay);
 
     // Availability.
     const pdb = byKind('PodDisruptionBudget').find((p) => selects(p.spec.selector, podLabels));
@@ -911,6 +942,24 @@ async function checkOverlay(overlay, objects, code, docs) {
       const [host, port] = String(e.value).split(':');
       const s = services.find((x) => x.metadata.name === host.split('.')[0]);
       check(host.split('.')[0] === target && s?.spec.ports.some((p) => p.port === Number(port) && p.name === 'rpc'), where(dep), `${k}=${e.value} does not reach Service ${target}'s rpc port`);
+    }
+  }
+
+  // The owner's and the admin's URLs reach only the migrate init containers and the database-roles Job.
+  const rolesJob = byKind('Job').find((j) => j.spec.template.spec.containers.some((c) => c.command?.[2] === 'bootstrap-roles'));
+  if (check(rolesJob, overlay, 'needs a Job running `node dist/main.js bootstrap-roles` (the PostgreSQL roles)')) {
+    const c = rolesJob.spec.template.spec.containers[0];
+    checkPodSecurity(where(rolesJob), rolesJob.spec.template.spec, c);
+    for (const key of ['DATABASE_ADMIN_URL', 'DATABASE_OWNER_URL', ...DATABASE_ROLE_KEYS]) check(secretKeyOf(c, key) === key, where(rolesJob), `${key} must read vigil-secrets key ${key}`);
+  }
+  for (const o of [...byKind('Deployment'), ...byKind('Job')]) {
+    const spec = o.spec.template.spec;
+    for (const c of [...(spec.initContainers ?? []).map((x) => ({ ...x, init: true })), ...spec.containers]) {
+      const allowed = o === rolesJob || (c.init && c.name === 'migrate');
+      for (const e of c.env ?? []) {
+        const key = e.valueFrom?.secretKeyRef?.key;
+        if (PRIVILEGED_DATABASE_KEYS.includes(key)) check(allowed && (key === 'DATABASE_OWNER_URL' || o === rolesJob), `${where(o)} ${c.name}`, `reads ${key}: only the migrate init containers (DATABASE_OWNER_URL) and the database-roles Job may`);
+      }
     }
   }
 
