@@ -220,7 +220,7 @@ function parseDocs(markdown, serviceNames) {
         const who = token.replace(/\(planned\)$/, '').replace(/`/g, '').trim();
         const targets = who === 'all' ? serviceNames : [who];
         for (const t of targets) {
-          if (t === 'docker compose' || t === 'standalone') other = true;
+          if (t === 'docker compose' || t === 'standalone' || t === 'bootstrap-roles') other = true;
           else (isPlanned ? planned : readers).add(t);
         }
       }
