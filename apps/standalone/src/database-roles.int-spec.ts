@@ -26,7 +26,7 @@ describe('database roles', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    roles = await createTestRoles(db);
+    roles = await createTestRoles(db, bootstrapRolesFromEnv);
     for (const database of DATABASES) await migrateService(database, roles.owner.url, {});
   }, 120_000);
 
@@ -88,7 +88,7 @@ describe('database roles', () => {
 
   it('refuses a runtime role on a schema whose migrations have not run', async () => {
     const fresh = await createTestDatabase();
-    const freshRoles = await createTestRoles(fresh);
+    const freshRoles = await createTestRoles(fresh, bootstrapRolesFromEnv);
     try {
       await expect(start({ DATABASE_URL: freshRoles.services.auth.url, MIGRATE_ON_START: 'false' })).rejects.toThrow(/the schema auth has not been migrated/);
     } finally {
@@ -103,7 +103,7 @@ describe('database roles', () => {
     try {
       // Migrated as the server's superuser, as before roles existed.
       await migrateService(authDatabase, single.url, {});
-      singleRoles = await createTestRoles(single);
+      singleRoles = await createTestRoles(single, bootstrapRolesFromEnv);
       const owners = await single.query<{ owner: string }>(
         `SELECT DISTINCT pg_get_userbyid(relowner) AS owner FROM pg_class WHERE relnamespace = 'auth'::regnamespace
          UNION SELECT pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = 'auth'`,

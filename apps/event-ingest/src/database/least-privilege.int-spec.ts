@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createServiceDataSource, migrateService } from '@vigil/database';
+import { bootstrapRolesFromEnv, createServiceDataSource, migrateService } from '@vigil/database';
 import { createLogger } from '@vigil/platform';
 import { createTestDatabase, createTestRoles, type TestDatabase, type TestRoles } from '@vigil/testing';
 import type { DataSource } from 'typeorm';
@@ -31,7 +31,7 @@ describe('event store least privilege', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    roles = await createTestRoles(db);
+    roles = await createTestRoles(db, bootstrapRolesFromEnv);
     await migrateService(eventIngestDatabase, roles.owner.url, { EVENTS_RETENTION_DAYS: String(RETENTION) });
     runtime = await open(roles.services['event-ingest'].url, 'least-privilege-runtime');
     owner = await open(roles.owner.url, 'least-privilege-owner');

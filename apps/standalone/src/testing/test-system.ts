@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrateService, serviceUrlVariable } from '@vigil/database';
+import { bootstrapRolesFromEnv, migrateService, serviceUrlVariable } from '@vigil/database';
 import { authDatabase } from '@vigil/service/auth';
 import { deliveryDatabase } from '@vigil/service/delivery';
 import { eventIngestDatabase } from '@vigil/service/event-ingest';
@@ -60,7 +60,7 @@ export async function startTestSystem(options: {
   env.DATABASE_URL = db.url;
   let roles: TestRoles | undefined;
   if (options.roles) {
-    roles = await createTestRoles(db);
+    roles = await createTestRoles(db, bootstrapRolesFromEnv);
     for (const database of [authDatabase, policyDatabase, eventIngestDatabase, deliveryDatabase]) {
       await migrateService(database, roles.owner.url, { ...env, ...options.env });
       env[serviceUrlVariable(database.service)] = roles.services[database.service as keyof TestRoles['services']].url;

@@ -1,9 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { bootstrapRolesFromEnv, SERVICE_SCHEMAS, serviceUrlVariable } from '@vigil/database';
 import { Client } from 'pg';
 import { testServerUrl, type TestDatabase } from './database';
 
+/** The services with a schema (SERVICE_SCHEMAS of the database library, which this one may not import: its tests use this one). */
+const SERVICE_SCHEMAS = [
+  { service: 'auth', schema: 'auth' },
+  { service: 'policy', schema: 'policy' },
+  { service: 'event-ingest', schema: 'event_ingest' },
+  { service: 'delivery', schema: 'delivery' },
+] as const;
+
 export type DatabaseService = (typeof SERVICE_SCHEMAS)[number]['service'];
+
+const serviceUrlVariable = (service: string) => `${service.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`;
 
 export interface TestRole {
   role: string;
@@ -20,11 +29,12 @@ export interface TestRoles {
 }
 
 /**
- * The distributed deployment's roles for one test database, bootstrapped as the deployment does
- * (bootstrapRolesFromEnv, as the test server's superuser). Roles belong to the whole server, so
- * their names carry a random part: suites running side by side never share one.
+ * The distributed deployment's roles for one test database, bootstrapped as the deployment does:
+ * `bootstrap` is the database library's `bootstrapRolesFromEnv`, run as the test server's superuser.
+ * Roles belong to the whole server, so their names carry a random part: suites running side by
+ * side never share one.
  */
-export async function createTestRoles(db: TestDatabase): Promise<TestRoles> {
+export async function createTestRoles(db: TestDatabase, bootstrap: (env: Record<string, string>) => Promise<unknown>): Promise<TestRoles> {
   const tag = randomBytes(4).toString('hex');
   const urlFor = (role: string): TestRole => {
     const u = new URL(db.url);
@@ -39,7 +49,7 @@ export async function createTestRoles(db: TestDatabase): Promise<TestRoles> {
     DATABASE_OWNER_URL: owner.url,
     ...Object.fromEntries(SERVICE_SCHEMAS.map(({ service }) => [serviceUrlVariable(service), services[service].url])),
   };
-  await bootstrapRolesFromEnv(env);
+  await bootstrap(env);
   return {
     owner,
     services,
