@@ -125,6 +125,11 @@ describe('database roles', () => {
     }
   });
 
+  it('runs the migrate step of several replicas at once (each grants, none fails)', async () => {
+    const results = await Promise.all(Array.from({ length: 4 }, () => migrateService(eventIngestDatabase, roles.owner.url, {})));
+    expect(results.map((r) => r.granted)).toEqual(Array.from({ length: 4 }, () => [roles.services['event-ingest'].role]));
+  });
+
   it('refuses a bootstrap that would give two services one role', async () => {
     await expect(bootstrapRolesFromEnv({ ...roles.env, POLICY_DATABASE_URL: roles.env.AUTH_DATABASE_URL! })).rejects.toThrow(/each role must be distinct/);
   });

@@ -108,6 +108,9 @@ function migrationNames(migrations: MigrationList): string[] {
 export async function grantRuntimeRoles(dataSource: DataSource, database: ServiceDatabase): Promise<string[]> {
   const s = quoteIdent(database.schema);
   return dataSource.transaction(async (manager) => {
+    // Replicas' migrate steps run side by side: two GRANTs on one table at once can fail with
+    // "tuple concurrently updated".
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`vigil:grants:${database.schema}`]);
     const roles: { role: string }[] = await manager.query(
       `SELECT DISTINCT a.rolname AS role FROM pg_namespace n, aclexplode(n.nspacl) x JOIN pg_roles a ON a.oid = x.grantee
        WHERE n.nspname = $1 AND x.privilege_type = 'USAGE' AND x.grantee <> n.nspowner ORDER BY 1`,
@@ -188,14 +191,30 @@ export async function bootstrapRoles(client: Queryable, plan: RolesPlan): Promis
   try {
     const ensureRole = async ({ role, password }: RoleCredential) => {
       const r = quoteIdent(role);
-      const { rows } = await client.query('SELECT rolsuper FROM pg_roles WHERE rolname = $1', [role]);
+      const { rows } = await client.query(
+        `SELECT rolsuper, rolcanlogin, rolcreatedb, rolcreaterole, rolreplication, rolbypassrls, rolinherit FROM pg_roles WHERE rolname = $1`,
+        [role],
+      );
       if (!rows.length) {
         if (!password) throw new Error(`role ${role} does not exist and no password is given for it`);
         await client.query(`CREATE ROLE ${r} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS NOINHERIT`);
         done.push(`created role ${role}`);
       } else {
-        if (rows[0]!.rolsuper) throw new Error(`role ${role} is a superuser: Vigil's roles must not be`);
-        await client.query(`ALTER ROLE ${r} LOGIN NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS NOINHERIT`);
+        const found = rows[0]!;
+        if (found.rolsuper) throw new Error(`role ${role} is a superuser: Vigil's roles must not be`);
+        // Only what differs: a non-superuser admin (a managed service's) may not even name some attributes.
+        const wrong = [
+          !found.rolcanlogin && 'LOGIN',
+          found.rolcreatedb && 'NOCREATEDB',
+          found.rolcreaterole && 'NOCREATEROLE',
+          found.rolreplication && 'NOREPLICATION',
+          found.rolbypassrls && 'NOBYPASSRLS',
+          found.rolinherit && 'NOINHERIT',
+        ].filter(Boolean);
+        if (wrong.length) {
+          await client.query(`ALTER ROLE ${r} ${wrong.join(' ')}`);
+          done.push(`set ${wrong.join(' ')} on ${role}`);
+        }
       }
       if (password) {
         // A literal: ALTER ROLE takes no parameters. PostgreSQL stores it as a SCRAM verifier.
@@ -211,6 +230,8 @@ export async function bootstrapRoles(client: Queryable, plan: RolesPlan): Promis
       await client.query(`REVOKE TEMPORARY ON DATABASE ${database} FROM ${quoteIdent(role.role)}`);
     }
     const owner = quoteIdent(plan.owner.role);
+    // PostgreSQL before 15 lets every role create tables in `public`; 15 and later do not.
+    await client.query(`DO $$ BEGIN IF to_regnamespace('public') IS NOT NULL THEN REVOKE CREATE ON SCHEMA public FROM PUBLIC; END IF; END $$`);
     for (const service of plan.services) {
       const s = quoteIdent(service.schema);
       const { rows } = await client.query(`SELECT pg_get_userbyid(nspowner) AS owner FROM pg_namespace WHERE nspname = $1`, [service.schema]);
