@@ -49,6 +49,10 @@ describe('database roles', () => {
     }
   });
 
+  it('refuses to migrate as a runtime role, naming the owner URL it needs', async () => {
+    await expect(migrateService(authDatabase, roles.services.auth.url, {})).rejects.toThrow(/a runtime role, which cannot run migrations: give the migrate command the owner role's URL/);
+  });
+
   it('gives the runtime role of the policy service SELECT and INSERT only on its event store', async () => {
     const [grants] = await db.query<{ privileges: string[] }>(
       `SELECT array_agg(privilege_type::text ORDER BY privilege_type) AS privileges FROM information_schema.role_table_grants

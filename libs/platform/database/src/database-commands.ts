@@ -1,7 +1,7 @@
 import { ConfigError, databaseConfigSpec, type Env, env, loadConfig } from '@vigil/platform';
 import { Client } from 'pg';
 import { createServiceDataSource, runMigrations } from './data-source';
-import { bootstrapRoles, credentialOf, grantRuntimeRoles, type RolesPlan, SERVICE_SCHEMAS, type ServiceDatabase } from './roles';
+import { bootstrapRoles, credentialOf, currentRole, grantRuntimeRoles, privilegesBeyondRuntime, type RolesPlan, SERVICE_SCHEMAS, type ServiceDatabase } from './roles';
 
 export interface MigrateResult {
   applied: string[];
@@ -25,6 +25,12 @@ export async function migrateService(database: ServiceDatabase, url: string, sou
   });
   await dataSource.initialize();
   try {
+    if (!(await privilegesBeyondRuntime(dataSource, database.schema)).length) {
+      throw new Error(
+        `DATABASE_URL connects as "${await currentRole(dataSource)}", a runtime role, which cannot run migrations: ` +
+          `give the migrate command the owner role's URL (DATABASE_OWNER_URL; docs/operations.md#database-roles)`,
+      );
+    }
     const applied = await runMigrations(dataSource, database.schema);
     await database.afterMigrate?.(dataSource, settings);
     const granted = await grantRuntimeRoles(dataSource, database);
