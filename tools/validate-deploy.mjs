@@ -121,6 +121,12 @@ const needsPostgres = (svc) => svc.usesDatabase || Boolean(profileOf(svc).upstre
 /** Dummy values that satisfy each secret's format, for running the config loaders. */
 const DUMMY_SECRETS = {
   DATABASE_URL: 'postgres://vigil:dummy@postgres.invalid:5432/vigil',
+  DATABASE_ADMIN_URL: 'postgres://postgres:dummy@postgres.invalid:5432/vigil',
+  DATABASE_OWNER_URL: 'postgres://vigil_owner:dummy@postgres.invalid:5432/vigil',
+  AUTH_DATABASE_URL: 'postgres://vigil_auth:dummy@postgres.invalid:5432/vigil',
+  POLICY_DATABASE_URL: 'postgres://vigil_policy:dummy@postgres.invalid:5432/vigil',
+  EVENT_INGEST_DATABASE_URL: 'postgres://vigil_event_ingest:dummy@postgres.invalid:5432/vigil',
+  DELIVERY_DATABASE_URL: 'postgres://vigil_delivery:dummy@postgres.invalid:5432/vigil',
   VIGIL_ENCRYPTION_KEYS: `${'A'.repeat(43)}=`,
   AUDIT_ADMIN_PASSWORD: 'dummy-password-for-validation',
   REDIS_URL: 'redis://:dummy@redis.invalid:6379/0',
@@ -221,7 +227,7 @@ function parseDocs(markdown, serviceNames) {
         const who = token.replace(/\(planned\)$/, '').replace(/`/g, '').trim();
         const targets = who === 'all' ? serviceNames : [who];
         for (const t of targets) {
-          if (t === 'docker compose' || t === 'standalone') other = true;
+          if (t === 'docker compose' || t === 'standalone' || t === 'bootstrap-roles') other = true;
           else (isPlanned ? planned : readers).add(t);
         }
       }
@@ -501,8 +507,11 @@ function checkCompose(code, docs) {
   check(String(kafkaEnv.KAFKA_AUTO_CREATE_TOPICS_ENABLE) === 'false', `${where} kafka`, 'KAFKA_AUTO_CREATE_TOPICS_ENABLE must be "false": topics are created with explicit partitions');
 
   for (const [name, service] of Object.entries(services)) {
+    // A one-shot database command (docs/operations.md#database-roles) exits when done: waited for
+    // with service_completed_successfully, it has nothing to report health of.
+    const oneShot = DATABASE_COMMANDS.includes(service.command?.[2]) && String(service.restart) === 'no';
     const hc = service.healthcheck;
-    check(hc && !hc.disable && hc.test && hc.test.length && hc.test[0] !== 'NONE', `${where} ${name}`, 'needs a healthcheck');
+    if (!oneShot) check(hc && !hc.disable && hc.test && hc.test.length && hc.test[0] !== 'NONE', `${where} ${name}`, 'needs a healthcheck');
     for (const [dep, cond] of Object.entries(Array.isArray(service.depends_on) ? {} : service.depends_on ?? {})) {
       check(services[dep], `${where} ${name}`, `depends_on unknown service ${dep}`);
       if (cond?.condition === 'service_healthy') check(services[dep]?.healthcheck, `${where} ${name}`, `waits for ${dep} to be healthy, but ${dep} has no healthcheck`);
@@ -560,10 +569,49 @@ function checkCompose(code, docs) {
       for (const b of resolved.KAFKA_BROKERS.split(',')) check(advertised.includes(`//${b}`), `${where} ${svc.name}`, `KAFKA_BROKERS ${b} is not an advertised listener of the kafka service`);
     }
     if (resolved.DATABASE_URL) check(new URL(resolved.DATABASE_URL).hostname in services, `${where} ${svc.name}`, 'DATABASE_URL must point at a compose service');
+    if (svc.usesDatabase) checkComposeRoles(where, services, svc, resolved, deps, interpolate);
+  }
+  const bootstrap = Object.entries(services).find(([, s]) => s.command?.[2] === 'bootstrap-roles');
+  if (check(bootstrap, where, 'needs a one-shot service running `node dist/main.js bootstrap-roles` (the PostgreSQL roles)')) {
+    const env = bootstrap[1].environment ?? {};
+    for (const k of ['DATABASE_ADMIN_URL', 'DATABASE_OWNER_URL', ...[...code.deployed.values()].filter((x) => x.usesDatabase).map((x) => serviceUrlVariable(x.name))]) {
+      check(k in env, `${where} ${bootstrap[0]}`, `must set ${k}`);
+    }
+    for (const [k, v] of Object.entries(env)) {
+      const svc = k.endsWith('_DATABASE_URL') ? services[k.replace(/_DATABASE_URL$/, '').toLowerCase().replace(/_/g, '-')] : undefined;
+      if (svc) check(interpolate(svc.environment?.DATABASE_URL ?? '') === interpolate(v), `${where} ${bootstrap[0]}`, `${k} must be the same URL the service connects with`);
+    }
   }
   const gatewayPorts = (services.gateway?.ports ?? []).map(String);
   check(gatewayPorts.some((p) => /(^|:)3000:3000$/.test(p) || p === '3000'), `${where} gateway`, 'must publish port 3000');
   return { envByService };
+}
+
+/** The database commands of a service image (`node dist/main.js <command>`). */
+const DATABASE_COMMANDS = ['migrate', 'bootstrap-roles'];
+
+/** event-ingest -> EVENT_INGEST_DATABASE_URL: the runtime role URL the role bootstrap reads. */
+function serviceUrlVariable(service) {
+  return `${service.toUpperCase().replace(/-/g, '_')}_DATABASE_URL`;
+}
+
+/**
+ * A service with a schema connects as its own runtime role and never runs migrations itself: a
+ * one-shot `<service>-migrate` of the same image does, as the owner, before it starts.
+ */
+function checkComposeRoles(where, services, svc, resolved, deps, interpolate) {
+  const w = `${where} ${svc.name}`;
+  check(resolved.MIGRATE_ON_START === 'false', w, 'MIGRATE_ON_START must be "false": <service>-migrate runs the migrations as the owner role');
+  check(resolved.DATABASE_ALLOW_PRIVILEGED_ROLE === undefined, w, 'must not set DATABASE_ALLOW_PRIVILEGED_ROLE: services connect as their runtime role');
+  const role = resolved.DATABASE_URL ? decodeURIComponent(new URL(resolved.DATABASE_URL).username) : '';
+  check(role === `vigil_${svc.name.replace(/-/g, '_')}`, w, `DATABASE_URL must connect as the runtime role vigil_${svc.name.replace(/-/g, '_')} (is ${role || 'none'})`);
+  const migrate = services[`${svc.name}-migrate`];
+  if (!check(migrate, w, `needs a one-shot service ${svc.name}-migrate`)) return;
+  check(deps[`${svc.name}-migrate`]?.condition === 'service_completed_successfully', w, `must wait for ${svc.name}-migrate to complete successfully`);
+  check(migrate.image === services[svc.name].image && JSON.stringify(migrate.command) === '["node","dist/main.js","migrate"]', `${where} ${svc.name}-migrate`, `must run \`node dist/main.js migrate\` in ${services[svc.name].image}`);
+  const ownerUrl = interpolate(migrate.environment?.DATABASE_URL ?? '');
+  const owner = ownerUrl ? decodeURIComponent(new URL(ownerUrl).username) : '';
+  check(owner && owner !== role, `${where} ${svc.name}-migrate`, 'DATABASE_URL must be the owner role, not the runtime role');
 }
 
 // -------------------------------------------------------------------------------- kustomize --
@@ -708,7 +756,32 @@ function allowed(policies, namespaces, { from, to, port, protocol = 'TCP' }) {
 // ---------------------------------------------------------------------- Kubernetes overlays --
 
 const OVERLAY_ONLY_VARIABLES = new Set(['KAFKA_SSL', 'KAFKA_SSL_CA_FILE', 'KAFKA_SSL_CERT_FILE', 'KAFKA_SSL_KEY_FILE', 'KAFKA_SSL_SERVERNAME', 'KAFKA_SASL_MECHANISM', 'KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD']);
-const ALLOWED_SECRET_KEYS = new Set(['DATABASE_URL', 'VIGIL_ENCRYPTION_KEYS', 'AUDIT_ADMIN_PASSWORD', 'REDIS_URL', 'PROXY_CATALOG_PASSWORD', 'KAFKA_SASL_PASSWORD']);
+const DATABASE_ROLE_KEYS = ['AUTH_DATABASE_URL', 'POLICY_DATABASE_URL', 'EVENT_INGEST_DATABASE_URL', 'DELIVERY_DATABASE_URL'];
+/** Seen by the migrate init containers and the database-roles Job only (docs/operations.md#database-roles). */
+const PRIVILEGED_DATABASE_KEYS = ['DATABASE_OWNER_URL', 'DATABASE_ADMIN_URL'];
+const ALLOWED_SECRET_KEYS = new Set([...DATABASE_ROLE_KEYS, ...PRIVILEGED_DATABASE_KEYS, 'VIGIL_ENCRYPTION_KEYS', 'AUDIT_ADMIN_PASSWORD', 'REDIS_URL', 'PROXY_CATALOG_PASSWORD', 'KAFKA_SASL_PASSWORD']);
+/** The secretKeyRef key an env variable of a container reads, if any. */
+const secretKeyOf = (container, name) => (container.env ?? []).find((e) => e.name === name)?.valueFrom?.secretKeyRef?.key;
+
+/**
+ * A service with a schema connects as its own runtime role (its <SERVICE>_DATABASE_URL key) with
+ * MIGRATE_ON_START=false; an init container `migrate` of the same image runs the migrations as the
+ * owner role, and only it sees the owner's URL.
+ */
+function checkKubernetesRoles(w, podSpec, container, svc, plain, objects, overlay) {
+  check(plain.MIGRATE_ON_START === 'false', w, 'MIGRATE_ON_START must be "false": the migrate init container runs the migrations as the owner role');
+  check(plain.DATABASE_ALLOW_PRIVILEGED_ROLE === undefined, w, 'must not set DATABASE_ALLOW_PRIVILEGED_ROLE: services connect as their runtime role');
+  check(secretKeyOf(container, 'DATABASE_URL') === serviceUrlVariable(svc.name), w, `DATABASE_URL must read vigil-secrets key ${serviceUrlVariable(svc.name)} (its runtime role)`);
+  const init = (podSpec.initContainers ?? []).find((c) => c.name === 'migrate');
+  if (!check(init, w, 'needs an init container "migrate" (node dist/main.js migrate)')) return;
+  checkPodSecurity(`${w} initContainer migrate`, podSpec, init);
+  check(init.image === container.image, w, `init container migrate runs ${init.image}, the service ${container.image}: the migrations must be this version's`);
+  check(JSON.stringify(init.command) === '["node","dist/main.js","migrate"]', w, 'init container migrate must run ["node", "dist/main.js", "migrate"]');
+  check(secretKeyOf(init, 'DATABASE_URL') === 'DATABASE_OWNER_URL', w, 'init container migrate: DATABASE_URL must read vigil-secrets key DATABASE_OWNER_URL');
+  const initEnv = envOf(init, objects, overlay);
+  if (svc.name === 'event-ingest') check(initEnv.get('EVENTS_RETENTION_DAYS')?.value === plain.EVENTS_RETENTION_DAYS, w, 'init container migrate must see the EVENTS_RETENTION_DAYS the service reads (the retention floor)');
+}
+
 const LITERAL_SECRET_PATTERNS = [
   [/[A-Za-z0-9+/]{43}=/, 'a base64 32-byte key'],
   [/[a-z][a-z0-9+.-]*:\/\/[^\s:/@${}]+:[^\s@${}]+@/i, 'a URL with a password'],
@@ -850,7 +923,7 @@ async function checkOverlay(overlay, objects, code, docs) {
       check(podSpec.terminationGracePeriodSeconds === grace, w, `terminationGracePeriodSeconds must be ${grace}`);
       check(plain.SHUTDOWN_DRAIN_MS === '5000', w, `SHUTDOWN_DRAIN_MS must be 5000 behind a Service (is ${plain.SHUTDOWN_DRAIN_MS ?? 'unset'})`);
     }
-    check(plain.MIGRATE_ON_START === undefined || plain.MIGRATE_ON_START === 'true', w, 'MIGRATE_ON_START must be true (deploy/README.md: migrations)');
+    if (svc.usesDatabase) checkKubernetesRoles(w, podSpec, container, svc, plain, objects, overlay);
 
     // Availability.
     const pdb = byKind('PodDisruptionBudget').find((p) => selects(p.spec.selector, podLabels));
@@ -879,6 +952,24 @@ async function checkOverlay(overlay, objects, code, docs) {
       const [host, port] = String(e.value).split(':');
       const s = services.find((x) => x.metadata.name === host.split('.')[0]);
       check(host.split('.')[0] === target && s?.spec.ports.some((p) => p.port === Number(port) && p.name === 'rpc'), where(dep), `${k}=${e.value} does not reach Service ${target}'s rpc port`);
+    }
+  }
+
+  // The owner's and the admin's URLs reach only the migrate init containers and the database-roles Job.
+  const rolesJob = byKind('Job').find((j) => j.spec.template.spec.containers.some((c) => c.command?.[2] === 'bootstrap-roles'));
+  if (check(rolesJob, overlay, 'needs a Job running `node dist/main.js bootstrap-roles` (the PostgreSQL roles)')) {
+    const c = rolesJob.spec.template.spec.containers[0];
+    checkPodSecurity(where(rolesJob), rolesJob.spec.template.spec, c);
+    for (const key of ['DATABASE_ADMIN_URL', 'DATABASE_OWNER_URL', ...DATABASE_ROLE_KEYS]) check(secretKeyOf(c, key) === key, where(rolesJob), `${key} must read vigil-secrets key ${key}`);
+  }
+  for (const o of [...byKind('Deployment'), ...byKind('Job')]) {
+    const spec = o.spec.template.spec;
+    for (const c of [...(spec.initContainers ?? []).map((x) => ({ ...x, init: true })), ...spec.containers]) {
+      const allowed = o === rolesJob || (c.init && c.name === 'migrate');
+      for (const e of c.env ?? []) {
+        const key = e.valueFrom?.secretKeyRef?.key;
+        if (PRIVILEGED_DATABASE_KEYS.includes(key)) check(allowed && (key === 'DATABASE_OWNER_URL' || o === rolesJob), `${where(o)} ${c.name}`, `reads ${key}: only the migrate init containers (DATABASE_OWNER_URL) and the database-roles Job may`);
+      }
     }
   }
 

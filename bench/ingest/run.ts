@@ -121,6 +121,8 @@ async function servicesFor(db: TestDatabase, kafka: { brokers: string[]; prefix:
       ...(process.env as Record<string, string>),
       LOG_LEVEL: 'error',
       DATABASE_URL: db.url,
+      // The benchmark's database is the server's superuser's, one role for every service.
+      DATABASE_ALLOW_PRIVILEGED_ROLE: 'true',
       KAFKA_BROKERS: kafka.brokers.join(','),
       KAFKA_TOPIC_PREFIX: kafka.prefix,
       HOST: '127.0.0.1',

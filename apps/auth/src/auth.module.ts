@@ -5,8 +5,7 @@ import { PlatformModule, type ServiceContext } from '@vigil/platform';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { ApiKeysService } from './api-keys/api-keys.service';
-import { authMigrations } from './database/migrations';
-import { AUTH_SCHEMA } from './database/schema';
+import { authDatabase } from './database/auth.database';
 import { ExpiredGrantsPurger } from './maintenance/expired-grants.purger';
 import { ExpiredGrantsRepository } from './maintenance/expired-grants.repository';
 import { OAuthController } from './oauth/oauth.controller';
@@ -28,7 +27,7 @@ export class AuthModule {
       module: AuthModule,
       imports: [
         PlatformModule.forService(context),
-        DatabaseModule.forService({ schema: AUTH_SCHEMA, migrations: authMigrations }),
+        DatabaseModule.forService(authDatabase),
         MessagingModule.forService(),
       ],
       controllers: [AuthController, UsersController, ApiKeysController, OAuthController],

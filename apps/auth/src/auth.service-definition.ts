@@ -12,3 +12,6 @@ export const authService: ServiceDefinition<typeof authConfigSpec> = {
   usesDatabase: true,
   rootModule: (context) => AuthModule.forRoot(context),
 };
+
+/** The service's schema and grants, for the migrate command and the role bootstrap of a composed system. */
+export { authDatabase } from './database/auth.database';

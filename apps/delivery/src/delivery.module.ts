@@ -2,8 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@vigil/database';
 import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
-import { deliveryMigrations } from './database/migrations';
-import { DELIVERY_SCHEMA } from './database/schema';
+import { deliveryDatabase } from './database/delivery.database';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { AlertsModule } from './alerts/alerts.module';
 
@@ -15,7 +14,7 @@ export class DeliveryModule {
       module: DeliveryModule,
       imports: [
         PlatformModule.forService(context),
-        DatabaseModule.forService({ schema: DELIVERY_SCHEMA, migrations: deliveryMigrations }),
+        DatabaseModule.forService(deliveryDatabase),
         MessagingModule.forService(),
         WebhooksModule,
         AlertsModule,

@@ -12,3 +12,6 @@ export const deliveryService: ServiceDefinition<typeof deliveryConfigSpec> = {
   usesDatabase: true,
   rootModule: (context) => DeliveryModule.forRoot(context),
 };
+
+/** The service's schema and grants, for the migrate command and the role bootstrap of a composed system. */
+export { deliveryDatabase } from './database/delivery.database';

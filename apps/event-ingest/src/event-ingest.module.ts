@@ -2,8 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@vigil/database';
 import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
-import { eventIngestMigrations } from './database/migrations';
-import { EVENT_INGEST_SCHEMA } from './database/schema';
+import { eventIngestDatabase } from './database/event-ingest.database';
 import { DatabasesModule } from './databases/databases.module';
 import { EnforcementModule } from './enforcement/enforcement.module';
 import { EventsController } from './events/events.controller';
@@ -25,7 +24,7 @@ export class EventIngestModule {
       module: EventIngestModule,
       imports: [
         PlatformModule.forService(context),
-        DatabaseModule.forService({ schema: EVENT_INGEST_SCHEMA, migrations: eventIngestMigrations }),
+        DatabaseModule.forService(eventIngestDatabase),
         MessagingModule.forService(),
         EnforcementModule,
         DatabasesModule,

@@ -15,3 +15,5 @@ export const eventIngestService: ServiceDefinition<typeof eventIngestConfigSpec>
 
 /** For tests that wait on the report worker instead of sleeping (settle()). */
 export { ReportsWorker } from './reports/reports.worker';
+/** The service's schema and grants, for the migrate command and the role bootstrap of a composed system. */
+export { eventIngestDatabase } from './database/event-ingest.database';

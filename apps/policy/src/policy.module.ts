@@ -2,8 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@vigil/database';
 import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
-import { policyMigrations } from './database/migrations';
-import { POLICY_SCHEMA } from './database/schema';
+import { policyDatabase } from './database/policy.database';
 import { policyEventStoreProvider } from './policies/event-store.provider';
 import { PoliciesController } from './policies/policies.controller';
 import { PoliciesRepository } from './policies/policies.repository';
@@ -19,7 +18,7 @@ export class PolicyModule {
       module: PolicyModule,
       imports: [
         PlatformModule.forService(context),
-        DatabaseModule.forService({ schema: POLICY_SCHEMA, migrations: policyMigrations }),
+        DatabaseModule.forService(policyDatabase),
         MessagingModule.forService(),
       ],
       controllers: [PoliciesController],

@@ -12,3 +12,6 @@ export const policyService: ServiceDefinition<typeof policyConfigSpec> = {
   usesDatabase: true,
   rootModule: (context) => PolicyModule.forRoot(context),
 };
+
+/** The service's schema and grants, for the migrate command and the role bootstrap of a composed system. */
+export { policyDatabase } from './database/policy.database';

@@ -6,13 +6,16 @@ import { http, login } from './testing/http';
 import { startTestSystem, type TestSystem } from './testing/test-system';
 import { thinSliceScenarios } from './testing/thin-slice';
 
-/** Distributed mode: the same services on a real Kafka broker and an external PostgreSQL. */
+/**
+ * Distributed mode: the same services on a real Kafka broker and an external PostgreSQL, each
+ * connected as its own runtime role (docs/operations.md#database-roles).
+ */
 describe('distributed mode: Kafka and PostgreSQL', () => {
   let system: TestSystem;
   let producer: KafkaBus;
 
   beforeAll(async () => {
-    system = await startTestSystem({ bus: 'kafka' });
+    system = await startTestSystem({ bus: 'kafka', roles: true });
     producer = new KafkaBus({ brokers: system.kafka!.brokers, clientId: 'e2e-producer', prefix: system.kafka!.prefix, logger: createLogger('test', 'warn'), security: kafkaSecurityFromEnv(system.kafka!.env) });
   }, 120_000);
 
@@ -23,6 +26,19 @@ describe('distributed mode: Kafka and PostgreSQL', () => {
 
   it('runs on Kafka and the external database', () => {
     expect(system.mode).toEqual({ database: 'external', bus: 'kafka' });
+  });
+
+  it('connects each service as its own runtime role', async () => {
+    const sessions = await system.db.query<{ application_name: string; role: string }>(
+      `SELECT DISTINCT application_name, usename AS role FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'vigil-%' ORDER BY 1`,
+    );
+    const { services } = system.roles!;
+    expect(sessions).toEqual([
+      { application_name: 'vigil-auth', role: services.auth.role },
+      { application_name: 'vigil-delivery', role: services.delivery.role },
+      { application_name: 'vigil-event-ingest', role: services['event-ingest'].role },
+      { application_name: 'vigil-policy', role: services.policy.role },
+    ]);
   });
 
   thinSliceScenarios(() => system);

@@ -19,6 +19,7 @@ describe('report schedules with two instances', () => {
     token = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
     second = await startService(eventIngestService, {
       DATABASE_URL: system.db.url,
+      DATABASE_ALLOW_PRIVILEGED_ROLE: 'true',
       KAFKA_BROKERS: system.kafka!.brokers.join(','),
       KAFKA_TOPIC_PREFIX: system.kafka!.prefix,
       LOG_LEVEL: 'warn',

@@ -128,7 +128,8 @@ export function proxyEnv(env: Env, dataDir: string, policyRpcAddress: string): E
  * PostgreSQL when DATABASE_URL is unset, the in-process bus when KAFKA_BROKERS is unset, and the
  * PostgreSQL audit proxy when PROXY_UPSTREAM is set (proxyEnv).
  * Internal services listen on 127.0.0.1 only; `<SERVICE>_PORT` / `<SERVICE>_RPC_PORT` /
- * `<SERVICE>_METRICS_PORT` move them (metrics default to the HTTP port + 6000: 9001-9004).
+ * `<SERVICE>_METRICS_PORT` move them (metrics default to the HTTP port + 6000: 9001-9004), and
+ * `<SERVICE>_DATABASE_URL` gives one its own role instead of DATABASE_URL's.
  */
 export async function startSystem(source: Env): Promise<RunningSystem> {
   const launcherConfig = loadConfig('standalone', launcherConfigSpec, source);
@@ -142,6 +143,10 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
     embedded = await startEmbeddedPostgres(dataDir, Number(env.EMBEDDED_POSTGRES_PORT ?? 5488), logger);
     env.DATABASE_URL = embedded.url;
   }
+  // One process, one role (the embedded server's superuser, or the DATABASE_URL given): the
+  // services' refusal of a privileged role is for the distributed deployment. The append-only
+  // triggers apply whatever the role.
+  env.DATABASE_ALLOW_PRIVILEGED_ROLE ??= 'true';
   env.VIGIL_ENCRYPTION_KEYS ??= encryptionKey(dataDir);
   env.DASHBOARD_URL ??= dashboardUrl(env);
   const memoryBus = env.KAFKA_BROKERS ? undefined : sharedMemoryBus();
@@ -172,6 +177,8 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
           {
             ...env,
             ...rpcAddresses,
+            // `<SERVICE>_DATABASE_URL`: this service's own role, as in the distributed deployment.
+            ...(env[`${key}_DATABASE_URL`] ? { DATABASE_URL: env[`${key}_DATABASE_URL`] } : {}),
             HOST: '127.0.0.1',
             PORT: env[`${key}_PORT`] ?? String(http),
             RPC_HOST: '127.0.0.1',

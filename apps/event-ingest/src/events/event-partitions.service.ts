@@ -70,10 +70,10 @@ export class EventPartitions implements OnModuleInit, OnApplicationShutdown {
     // events already gone would overstate them, and a failure half way must not leave any.
     const dropped: string[] = [];
     for (const partition of expiredPartitions(await this.partitions.list(), now, retention)) {
-      await this.partitions.drop(partition);
+      await this.partitions.drop(partition, retention);
       dropped.push(partition.name);
     }
-    const purged = retention > 0 ? await this.partitions.purgeDefault(new Date(oldest)) : 0;
+    const purged = retention > 0 ? await this.partitions.purgeDefault(retention) : 0;
     if (created.length || dropped.length || purged) this.logger.info({ created, dropped, purged }, 'event partitions maintained');
     return { created, dropped, purged };
   }

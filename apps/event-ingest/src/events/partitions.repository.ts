@@ -7,9 +7,13 @@ export interface PartitionInfo {
   day: Date;
 }
 
-const LOCK = `hashtext('vigil:events-partitions')`;
-
-/** DDL for the daily partitions of event_ingest.events. Names: events_pYYYYMMDD. */
+/**
+ * The daily partitions of event_ingest.events. Names: events_pYYYYMMDD. Every change goes through
+ * the owner's SECURITY DEFINER functions (migration 1772600000000-least-privilege): the runtime
+ * role holds no DDL right on the table and cannot delete a stored event, and the functions only
+ * create day partitions, move late rows out of the default partition, and drop what is older than
+ * the retention (never below the floor the owner set). Each call is one transaction.
+ */
 @Injectable()
 export class PartitionsRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
@@ -28,10 +32,7 @@ export class PartitionsRepository {
 
   /** Days (UTC) that have rows waiting in the default partition. */
   async daysInDefault(limit: number): Promise<Date[]> {
-    const rows: { day: Date }[] = await this.dataSource.query(
-      `SELECT DISTINCT date_trunc('day', "timestamp", 'UTC') AS day FROM event_ingest.events_default ORDER BY 1 DESC LIMIT $1`,
-      [limit],
-    );
+    const rows: { day: Date }[] = await this.dataSource.query(`SELECT day FROM event_ingest.days_in_default_partition($1) AS day`, [limit]);
     return rows.map((r) => r.day);
   }
 
@@ -41,76 +42,29 @@ export class PartitionsRepository {
    * Returns how many rows moved, or null when the partition existed.
    */
   async create(day: Date): Promise<number | null> {
-    const name = partitionName(day);
-    const from = day.toISOString();
-    const to = new Date(day.getTime() + 86_400_000).toISOString();
-    return this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT pg_advisory_xact_lock(${LOCK})`);
-      const [exists] = await manager.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [`event_ingest.${name}`]);
-      if (exists.present) return null;
-      const [{ waiting }] = await manager.query(
-        `SELECT EXISTS (SELECT 1 FROM event_ingest.events_default WHERE "timestamp" >= $1 AND "timestamp" < $2) AS waiting`,
-        [from, to],
-      );
-      let moved = 0;
-      if (waiting) {
-        await manager.query(`LOCK TABLE event_ingest.events_default IN SHARE ROW EXCLUSIVE MODE`);
-        await manager.query(`CREATE TABLE event_ingest.${name} (LIKE event_ingest.events)`);
-        const result: { n: number }[] = await manager.query(
-          `WITH moved AS (DELETE FROM event_ingest.events_default WHERE "timestamp" >= $1 AND "timestamp" < $2 RETURNING *),
-                copied AS (INSERT INTO event_ingest.${name} SELECT * FROM moved RETURNING 1)
-           SELECT count(*)::int AS n FROM copied`,
-          [from, to],
-        );
-        moved = result[0]!.n;
-        await manager.query(`ALTER TABLE event_ingest.events ATTACH PARTITION event_ingest.${name} FOR VALUES FROM ('${from}') TO ('${to}')`);
-      } else {
-        await manager.query(`CREATE TABLE event_ingest.${name} PARTITION OF event_ingest.events FOR VALUES FROM ('${from}') TO ('${to}')`);
-      }
-      await manager.query(
-        `INSERT INTO event_ingest.partition_log (partition_name, action, range_start, range_end, rows_moved) VALUES ($1, 'created', $2, $3, $4)`,
-        [name, from, to, moved],
-      );
-      return moved;
-    });
+    const [row]: { moved: number | null }[] = await this.dataSource.query(`SELECT event_ingest.create_event_partition($1::date) AS moved`, [
+      day.toISOString().slice(0, 10),
+    ]);
+    return row!.moved;
   }
 
   /**
    * Drops one day's partition whole (no row-by-row delete, no bloat) and, in the same transaction,
    * that day's hourly counts (docs/events.md#aggregate): counts never outlive their events. The
-   * counts go after the DROP, which waits for writers to the day to commit, so none of their
-   * counts are left behind.
+   * database refuses a day younger than `retentionDays`, or a retention below its floor.
    */
-  async drop(partition: PartitionInfo): Promise<void> {
-    const from = partition.day.toISOString();
-    const to = new Date(partition.day.getTime() + 86_400_000).toISOString();
-    await this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT pg_advisory_xact_lock(${LOCK})`);
-      const [exists] = await manager.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [`event_ingest.${partition.name}`]);
-      if (!exists.present) return;
-      await manager.query(`DROP TABLE event_ingest.${partition.name}`);
-      await manager.query(`DELETE FROM event_ingest.event_counts WHERE hour >= $1 AND hour < $2`, [from, to]);
-      await manager.query(
-        `INSERT INTO event_ingest.partition_log (partition_name, action, range_start, range_end) VALUES ($1, 'dropped', $2, $3)`,
-        [partition.name, from, to],
-      );
-    });
+  async drop(partition: PartitionInfo, retentionDays: number): Promise<void> {
+    await this.dataSource.query(`SELECT event_ingest.drop_expired_event_partition($1, $2)`, [partition.name, retentionDays]);
   }
 
   /**
-   * Rows older than the cut-off that never got a partition of their own and, in the same
+   * Rows older than the retention that never got a partition of their own and, in the same
    * transaction, every hourly count before the cut-off. Called once the partitions before the
    * cut-off are dropped.
    */
-  async purgeDefault(before: Date): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const result: { n: number }[] = await manager.query(
-        `WITH gone AS (DELETE FROM event_ingest.events_default WHERE "timestamp" < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
-        [before.toISOString()],
-      );
-      await manager.query(`DELETE FROM event_ingest.event_counts WHERE hour < $1`, [before.toISOString()]);
-      return result[0]!.n;
-    });
+  async purgeDefault(retentionDays: number): Promise<number> {
+    const [row]: { n: string }[] = await this.dataSource.query(`SELECT event_ingest.purge_expired_default_events($1) AS n`, [retentionDays]);
+    return Number(row!.n);
   }
 }
 

@@ -1,11 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase, freePort, type TestDatabase, type TestKafka, testKafka } from '@vigil/testing';
+import { bootstrapRolesFromEnv, migrateService, serviceUrlVariable } from '@vigil/database';
+import { authDatabase } from '@vigil/service/auth';
+import { deliveryDatabase } from '@vigil/service/delivery';
+import { eventIngestDatabase } from '@vigil/service/event-ingest';
+import { policyDatabase } from '@vigil/service/policy';
+import { createTestDatabase, createTestRoles, freePort, type TestDatabase, type TestKafka, testKafka, type TestRoles } from '@vigil/testing';
 import { type RunningSystem, startSystem } from '../standalone';
 
 export interface TestSystem extends RunningSystem {
   db: TestDatabase;
+  /** With `roles`: the deployment's roles, each service connected as its own. */
+  roles?: TestRoles;
   kafka?: TestKafka;
   adminPassword: string;
   dataDir: string;
@@ -22,6 +29,11 @@ export async function startTestSystem(options: {
   env?: Record<string, string>;
   /** A restart: the database and data folder (its encryption key) of an earlier, stopped system. */
   restartOf?: Pick<TestSystem, 'db' | 'dataDir'>;
+  /**
+   * As the distributed deployment runs: roles bootstrapped, migrations run as the owner role, and
+   * each service connected as its own runtime role (`<SERVICE>_DATABASE_URL`), refusing any other.
+   */
+  roles?: boolean;
 }): Promise<TestSystem> {
   const dataDir = options.restartOf?.dataDir ?? mkdtempSync(join(tmpdir(), 'vigil-e2e-'));
   const db = options.restartOf?.db ?? (await createTestDatabase());
@@ -46,6 +58,16 @@ export async function startTestSystem(options: {
   };
   await pickRpcPorts();
   env.DATABASE_URL = db.url;
+  let roles: TestRoles | undefined;
+  if (options.roles) {
+    roles = await createTestRoles(db, bootstrapRolesFromEnv);
+    for (const database of [authDatabase, policyDatabase, eventIngestDatabase, deliveryDatabase]) {
+      await migrateService(database, roles.owner.url, { ...env, ...options.env });
+      env[serviceUrlVariable(database.service)] = roles.services[database.service as keyof TestRoles['services']].url;
+    }
+    env.MIGRATE_ON_START = 'false';
+    env.DATABASE_ALLOW_PRIVILEGED_ROLE = 'false';
+  }
   if (kafka) {
     env.KAFKA_BROKERS = kafka.brokers.join(',');
     env.KAFKA_TOPIC_PREFIX = kafka.prefix;
@@ -66,12 +88,14 @@ export async function startTestSystem(options: {
   return {
     ...system,
     db,
+    roles,
     kafka,
     adminPassword,
     dataDir,
     close: async () => {
       await system.stop();
       await db.drop();
+      await roles?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -71,7 +71,10 @@ export async function runMigrations(dataSource: DataSource, schema: string): Pro
   const lockKey = `vigil:migrations:${schema}`;
   try {
     await runner.query('SELECT pg_advisory_lock(hashtext($1))', [lockKey]);
-    await runner.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+    // Only when missing: CREATE SCHEMA needs CREATE on the database even with IF NOT EXISTS, and an
+    // owner role given its schema by the role bootstrap holds no such right.
+    const [found] = await runner.query('SELECT to_regnamespace($1) IS NOT NULL AS present', [schema]);
+    if (!found.present) await runner.query(`CREATE SCHEMA ${quoteIdent(schema)}`);
     const applied = await dataSource.runMigrations({ transaction: 'each' });
     return applied.map((m) => m.name);
   } finally {

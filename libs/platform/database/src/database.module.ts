@@ -1,11 +1,10 @@
 import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { SERVICE_CONTEXT, type ServiceContext } from '@vigil/platform';
+import { SERVICE_CONTEXT, type ServiceContext, StartRefused } from '@vigil/platform';
 import { DataSource } from 'typeorm';
-import { createServiceDataSource, type EntityList, type MigrationList, pingDatabase, runMigrations } from './data-source';
+import { createServiceDataSource, type EntityList, pingDatabase, runMigrations } from './data-source';
+import { currentRole, grantRuntimeRoles, pendingMigrations, privilegesBeyondRuntime, type ServiceDatabase } from './roles';
 
-export interface DatabaseModuleOptions {
-  schema: string;
-  migrations: MigrationList;
+export interface DatabaseModuleOptions extends Omit<ServiceDatabase, 'service'> {
   entities?: EntityList;
 }
 
@@ -20,9 +19,52 @@ class DataSourceCloser implements OnApplicationShutdown {
   }
 }
 
+const ROLES_DOC = 'docs/operations.md#database-roles';
+
 /**
- * The service's PostgreSQL connection, on its own schema, migrated before anything uses it.
- * Readiness reports it.
+ * Checks the role DATABASE_URL connects as before the service uses it, and fails closed:
+ * - a role that can do more than a runtime role (superuser, owner of the schema, CREATE rights,
+ *   CREATEROLE) is refused unless DATABASE_ALLOW_PRIVILEGED_ROLE=true (the standalone process, a
+ *   single-role install);
+ * - MIGRATE_ON_START runs the migrations as that role, which only a privileged role can;
+ * - without it, every migration of this version must have been applied (by the `migrate` command,
+ *   run as the owner role) or the service refuses to start rather than meet a table it does not know.
+ */
+async function prepare(dataSource: DataSource, options: DatabaseModuleOptions, context: ServiceContext): Promise<void> {
+  const { config } = context;
+  const role = await currentRole(dataSource);
+  const beyond = await privilegesBeyondRuntime(dataSource, options.schema);
+  if (beyond.length && !config.DATABASE_ALLOW_PRIVILEGED_ROLE) {
+    throw new StartRefused(
+      `DATABASE_URL connects as the PostgreSQL role "${role}", which ${beyond.join(', ')}. Each service connects with its own ` +
+        `runtime role (${ROLES_DOC}); set DATABASE_ALLOW_PRIVILEGED_ROLE=true to run as this role anyway (single-role installs).`,
+    );
+  }
+  if (config.MIGRATE_ON_START) {
+    if (!beyond.length) {
+      throw new StartRefused(
+        `MIGRATE_ON_START=true, but the PostgreSQL role "${role}" is a runtime role and cannot run migrations: set MIGRATE_ON_START=false ` +
+          `and run the service's migrate command as the owner role before starting it (${ROLES_DOC}).`,
+      );
+    }
+    const applied = await runMigrations(dataSource, options.schema);
+    if (applied.length) context.logger.info({ applied }, 'migrations applied');
+    await options.afterMigrate?.(dataSource, config as unknown as Record<string, unknown>);
+    await grantRuntimeRoles(dataSource, { service: context.name, ...options });
+    return;
+  }
+  const pending = await pendingMigrations(dataSource, options.schema, options.migrations);
+  if (pending === null || pending.length) {
+    throw new StartRefused(
+      `${pending === null ? `the schema ${options.schema} has not been migrated` : `migrations not applied yet: ${pending.join(', ')}`}; ` +
+        `run the service's migrate command as the owner role first, or set MIGRATE_ON_START=true with a privileged role (${ROLES_DOC}).`,
+    );
+  }
+}
+
+/**
+ * The service's PostgreSQL connection, on its own schema, checked (and migrated, when it may)
+ * before anything uses it. Readiness reports it.
  */
 @Global()
 @Module({})
@@ -45,9 +87,11 @@ export class DatabaseModule {
               applicationName: `vigil-${context.name}`,
             });
             await dataSource.initialize();
-            if (context.config.MIGRATE_ON_START) {
-              const applied = await runMigrations(dataSource, options.schema);
-              if (applied.length) context.logger.info({ applied }, 'migrations applied');
+            try {
+              await prepare(dataSource, options, context);
+            } catch (error) {
+              await dataSource.destroy().catch(() => undefined);
+              throw error;
             }
             context.readiness.register('database', () => pingDatabase(dataSource));
             return dataSource;

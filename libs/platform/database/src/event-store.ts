@@ -1,4 +1,5 @@
 import type { EntityManager, MigrationInterface } from 'typeorm';
+import { appendOnlyTable } from './append-only';
 import { isUniqueViolation, quoteIdent, sqlMigration } from './data-source';
 
 export interface NewEvent<T = unknown> {
@@ -127,5 +128,27 @@ export function eventStoreMigration(schema: string, timestamp: number): new () =
         FOR EACH ROW EXECUTE FUNCTION ${s}.event_store_immutable()`,
     ],
     [`DROP TABLE ${s}.event_store`, `DROP FUNCTION ${s}.event_store_immutable()`],
+  );
+}
+
+/**
+ * Makes the schema's event store append-only for every role (appendOnlyTable): TRUNCATE is refused
+ * too, and no runtime role keeps UPDATE or DELETE. Replaces the UPDATE/DELETE trigger of
+ * eventStoreMigration; include it after that one.
+ */
+export function eventStoreAppendOnlyMigration(schema: string, timestamp: number): new () => MigrationInterface {
+  const s = quoteIdent(schema);
+  return sqlMigration(
+    'EventStoreAppendOnly',
+    timestamp,
+    [`DROP TRIGGER IF EXISTS event_store_immutable ON ${s}.event_store`, `DROP FUNCTION IF EXISTS ${s}.event_store_immutable()`, ...appendOnlyTable(schema, 'event_store')],
+    [
+      `DROP TRIGGER IF EXISTS append_only_rows ON ${s}.event_store`,
+      `DROP TRIGGER IF EXISTS append_only_truncate ON ${s}.event_store`,
+      `CREATE FUNCTION ${s}.event_store_immutable() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN RAISE EXCEPTION 'event_store rows are immutable'; END $$`,
+      `CREATE TRIGGER event_store_immutable BEFORE UPDATE OR DELETE ON ${s}.event_store
+       FOR EACH ROW EXECUTE FUNCTION ${s}.event_store_immutable()`,
+    ],
   );
 }

@@ -21,8 +21,9 @@ export function spawnTs(entry: string, env: Record<string, string>): ChildServic
   const child = spawn(process.execPath, ['-r', '@swc-node/register', resolve(ROOT, entry)], {
     cwd: ROOT,
     // A modest pool (a service's LISTEN connections come out of it too): suites share the server.
-    // Metrics on a port picked when bound unless the test names one (PORT + 6000 may be taken or out of range).
-    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '8', METRICS_PORT: '0', ...env },
+    // Metrics on a port picked when bound unless the test names one (PORT + 6000 may be taken or out
+    // of range). Tests connect as the test server's superuser, which a service refuses unless told.
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '8', METRICS_PORT: '0', DATABASE_ALLOW_PRIVILEGED_ROLE: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,4 +1,5 @@
 export * from './database';
+export * from './database-roles';
 export * from './kafka';
 export * from './net';
 export * from './child-service';

@@ -1,4 +1,4 @@
-import { eventStoreMigration } from '@vigil/database';
+import { eventStoreAppendOnlyMigration, eventStoreMigration } from '@vigil/database';
 import { messagingMigration } from '@vigil/messaging';
 import { POLICY_SCHEMA } from '../schema';
 import { Policies1760000000000 } from './1760000000000-policies';
@@ -9,4 +9,5 @@ export const policyMigrations = [
   eventStoreMigration(POLICY_SCHEMA, 1750000000001),
   Policies1760000000000,
   PolicyEnforcementMode1760000000001,
+  eventStoreAppendOnlyMigration(POLICY_SCHEMA, 1772600000100),
 ];

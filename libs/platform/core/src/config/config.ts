@@ -263,8 +263,17 @@ export const databaseConfigSpec = {
     description: 'PostgreSQL connection URL; required unless the standalone launcher provides one',
   }),
   DATABASE_POOL_SIZE: env.int({ min: 1, max: 200, default: 10 }),
-  /** Run this service's migrations at start (under an advisory lock). Off when a migrations Job runs them. */
+  /**
+   * Run this service's migrations at start (under an advisory lock), as the role of DATABASE_URL:
+   * only an owner or superuser can. Off in the distributed deployment, where the `migrate` command
+   * runs them as the owner role before the service starts (docs/operations.md#database-roles).
+   */
   MIGRATE_ON_START: env.bool({ default: true }),
+  /**
+   * Accept a DATABASE_URL role that can do more than a runtime role (a superuser, the schema's
+   * owner, a role that may create objects or roles). Off: such a service refuses to start.
+   */
+  DATABASE_ALLOW_PRIVILEGED_ROLE: env.bool({ default: false }),
 };
 export type DatabaseConfig = ConfigOf<typeof databaseConfigSpec>;
 
