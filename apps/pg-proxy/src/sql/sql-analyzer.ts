@@ -20,6 +20,34 @@ export interface StatementInfo {
   ddl: boolean;
   /** The statement's parse tree node. */
   node: Record<string, unknown>;
+  /** What the statement reads, for masking that fails closed (masking/protection.ts). */
+  reads: ReadSet;
+  /**
+   * Statements that copy values into a relation (INSERT, UPDATE, MERGE, CREATE TABLE AS,
+   * SELECT INTO): the target and what the copied values are computed from.
+   */
+  moves?: { target?: string; reads: ReadSet; /** The target's own row can be read (UPDATE, MERGE, ON CONFLICT). */ ownRow: boolean };
+  /** Runs code the proxy cannot see into (DO, CALL). */
+  opaque: boolean;
+  /** Session-level names: prepared statements and cursors the statement defines, uses or drops. */
+  prepares?: { name: string; query: StatementInfo | null };
+  declares?: { name: string; query: StatementInfo | null };
+  executes?: string;
+  fetches?: string;
+  /** '' for DEALLOCATE ALL / CLOSE ALL. */
+  deallocates?: string;
+  closes?: string;
+}
+
+/** Relations, functions and columns named inside a part of a statement (lowercase, last name part). */
+export interface ReadSet {
+  relations: string[];
+  /** Function names as written, lowercase, schema-qualified when qualified (`pg_catalog.upper`). */
+  functions: string[];
+  /** Last part of every column reference; `*` for a star. */
+  columns: string[];
+  /** Single-name column references (a column, or a whole row through a table name or alias). */
+  bare: string[];
 }
 
 export interface AnalyzedText {
@@ -113,6 +141,101 @@ function computedRefs(node: unknown): string[] {
   return [...out];
 }
 
+function stringsOf(list: unknown): string[] {
+  return Array.isArray(list) ? list.map((f: any) => (f?.String?.sval !== undefined ? String(f.String.sval).toLowerCase() : f?.A_Star ? '*' : '')) : [];
+}
+
+/** Relations, functions and column references anywhere under `node`. */
+export function readSetOf(...nodes: unknown[]): ReadSet {
+  const relations = new Set<string>();
+  const functions = new Set<string>();
+  const columns = new Set<string>();
+  const bare = new Set<string>();
+  for (const node of nodes) {
+    walk(node, (key, value) => {
+      if (typeof value.relname === 'string') relations.add(value.relname.toLowerCase());
+      if (key === 'FuncCall') functions.add(stringsOf(value.funcname).join('.'));
+      if (key === 'ColumnRef') {
+        const parts = stringsOf(value.fields);
+        if (parts.length) {
+          columns.add(parts[parts.length - 1]!);
+          if (parts.length === 1) bare.add(parts[0]!);
+        }
+      }
+    });
+  }
+  return { relations: [...relations], functions: [...functions], columns: [...columns], bare: [...bare] };
+}
+
+/** Whether a node only holds constants and parameters (VALUES (1, 'x', $1)). */
+function constantOnly(node: unknown): boolean {
+  let ok = true;
+  walk(node, (key) => {
+    if (key === 'ColumnRef' || key === 'FuncCall' || key === 'SubLink' || key === 'RangeVar' || key === 'RangeSubselect' || key === 'RangeFunction') ok = false;
+  });
+  return ok;
+}
+
+function movesOf(key: string, value: Record<string, any>): StatementInfo['moves'] {
+  switch (key) {
+    case 'InsertStmt': {
+      const select = value.selectStmt?.SelectStmt;
+      const parts: unknown[] = [];
+      if (select && !(select.valuesLists && constantOnly(select.valuesLists) && !select.withClause)) parts.push(value.selectStmt);
+      if (value.onConflictClause) parts.push(value.onConflictClause);
+      if (value.withClause) parts.push(value.withClause);
+      return parts.length ? { target: value.relation?.relname?.toLowerCase(), reads: readSetOf(...parts), ownRow: !!value.onConflictClause } : undefined;
+    }
+    case 'UpdateStmt':
+      return { target: value.relation?.relname?.toLowerCase(), reads: readSetOf(value.targetList, value.fromClause, value.withClause), ownRow: true };
+    case 'MergeStmt':
+      return { target: value.relation?.relname?.toLowerCase(), reads: readSetOf(value.sourceRelation, value.mergeWhenClauses, value.withClause), ownRow: true };
+    case 'CreateTableAsStmt':
+      return value.objtype === 'OBJECT_MATVIEW' ? undefined : { target: value.into?.rel?.relname?.toLowerCase(), reads: readSetOf(value.query), ownRow: false };
+    case 'SelectStmt':
+      return value.intoClause ? { target: value.intoClause.rel?.relname?.toLowerCase(), reads: readSetOf({ ...value, intoClause: undefined }), ownRow: false } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function innerInfo(node: Record<string, any> | undefined): StatementInfo | null {
+  if (!node) return null;
+  const [key, value] = Object.entries(node)[0] as [string, Record<string, any>];
+  return describeNode(key, value, node, '');
+}
+
+function describeNode(key: string, value: Record<string, any>, stmt: Record<string, unknown>, own: string): StatementInfo {
+  const type = statementType(key, value);
+  const info: StatementInfo = {
+    text: own,
+    type,
+    objects: objectsOf(value),
+    copyTo: key === 'CopyStmt' && !value.is_from,
+    computedColumnRefs: computedRefs(stmt),
+    ddl: DDL_PREFIXES.some((p) => type.startsWith(p)),
+    node: stmt,
+    reads: readSetOf(value),
+    moves: movesOf(key, value),
+    opaque: key === 'DoStmt' || key === 'CallStmt',
+  };
+  if (key === 'PrepareStmt') info.prepares = { name: String(value.name ?? ''), query: innerInfo(value.query) };
+  if (key === 'DeclareCursorStmt') info.declares = { name: String(value.portalname ?? ''), query: innerInfo(value.query) };
+  if (key === 'ExecuteStmt') info.executes = String(value.name ?? '');
+  if (key === 'FetchStmt') info.fetches = String(value.portalname ?? '');
+  if (key === 'DeallocateStmt') info.deallocates = String(value.name ?? '');
+  if (key === 'ClosePortalStmt') info.closes = String(value.portalname ?? '');
+  if (key === 'ExplainStmt') {
+    // EXPLAIN ANALYZE runs the statement: what it would move or run counts.
+    const inner = innerInfo(value.query);
+    if (inner) {
+      info.moves = inner.moves;
+      info.opaque = inner.opaque;
+    }
+  }
+  return info;
+}
+
 function analyze(text: string): AnalyzedText {
   let result: { stmts?: { stmt: Record<string, unknown>; stmt_location?: number; stmt_len?: number }[] };
   try {
@@ -127,16 +250,7 @@ function analyze(text: string): AnalyzedText {
     const start = raw.stmt_location ?? 0;
     const end = raw.stmt_len ? start + raw.stmt_len : bytes.length;
     const own = bytes.toString('utf8', start, end).trim();
-    const type = statementType(key, value);
-    return {
-      text: own,
-      type,
-      objects: objectsOf(value),
-      copyTo: key === 'CopyStmt' && !value.is_from,
-      computedColumnRefs: computedRefs(raw.stmt),
-      ddl: DDL_PREFIXES.some((p) => type.startsWith(p)),
-      node: raw.stmt,
-    };
+    return describeNode(key, value, raw.stmt, own);
   });
   return { statements };
 }
