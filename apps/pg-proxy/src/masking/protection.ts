@@ -1,5 +1,5 @@
 import type { ActiveMaskRule } from '../enforcement/enforcer';
-import type { ReadSet, StatementInfo } from '../sql/sql-analyzer';
+import type { Move, ReadSet, StatementInfo } from '../sql/sql-analyzer';
 import type { CatalogSnapshot, RelationNames } from './catalog';
 
 /**
@@ -14,12 +14,14 @@ import type { CatalogSnapshot, RelationNames } from './catalog';
 
 /** Built-in functions that read data the statement does not name, or read it from outside. */
 const DATA_READING = /^(?:pg_catalog\.)?(?:(?:query|table|cursor|schema|database)_to_xml\w*|(?:query|table|cursor|schema|database)_to_xmlschema|ts_stat|lo_\w+|loread|lowrite|dblink\w*|pg_read_\w+|pg_stat_file|pg_ls_\w+|pg_logdir_ls|pg_file_\w+|xpath_table)$/;
+/** Built-in functions that carry values out of the statement's result. */
+const MOVING = /^(?:pg_catalog\.)?(?:set_config|pg_notify|lo_\w+|lowrite|dblink\w*|pg_file_write)$/;
 /** Text fragments that make a statement need the parser before it can be called clean. */
 const ALWAYS_PARSE = ['_to_xml', 'ts_stat', 'lo_', 'loread', 'lowrite', 'dblink', 'pg_read_', 'pg_ls_', 'pg_stat_file', 'pg_file_', 'xpath_table', 'u&'];
 /** Keywords that may precede a parenthesis without being a function call. */
 const SQL_WORDS = new Set(['values', 'in', 'exists', 'any', 'all', 'some', 'array', 'row', 'over', 'filter', 'within', 'cast', 'and', 'or', 'not', 'as', 'on', 'using', 'from', 'where', 'select', 'lateral', 'join', 'by', 'partition', 'when', 'then', 'else', 'case', 'is', 'count', 'coalesce', 'nullif', 'greatest', 'least', 'extract', 'position', 'substring', 'overlay', 'trim', 'set', 'returning', 'with', 'limit', 'offset', 'into', 'numeric', 'varchar', 'char', 'decimal', 'timestamp', 'time', 'interval', 'bit']);
-/** Statistics catalogs hold sampled values of every column. */
-const VALUE_CATALOGS = new Set(['pg_statistic', 'pg_statistic_ext_data']);
+/** Statistics catalogs and their views hold sampled values of every column (system views record no dependencies). */
+const VALUE_CATALOGS = new Set(['pg_statistic', 'pg_statistic_ext_data', 'pg_stats', 'pg_stats_ext', 'pg_stats_ext_exprs']);
 
 export interface Taint {
   /** The rule whose protection the value falls under (for the method and the record). */
@@ -182,20 +184,34 @@ export function statementTaint(view: ProtectionView, info: StatementInfo | null 
 /**
  * Statements that would copy protected values into another relation (where masking of results
  * no longer sees them): INSERT ... SELECT, UPDATE ... SET from protected columns, MERGE,
- * CREATE TABLE AS, SELECT INTO. Undefined when what they copy is clean.
+ * CREATE TABLE AS, SELECT INTO, data-modifying CTEs, PREPARE of any of them, and calls of
+ * set_config, pg_notify, large-object, dblink and file functions. Undefined when what they copy is clean.
  */
 export function moveTaint(view: ProtectionView, info: StatementInfo): Taint | undefined {
-  if (!info.moves) return undefined;
-  const fromReads = readTaint(view, info.moves.reads);
+  for (const move of info.moves) {
+    const taint = oneMoveTaint(view, move);
+    if (taint) return { ...taint, reason: `${taint.reason} into ${move.target ?? 'another relation'}` };
+  }
+  // Functions that carry values out of the statement (into session settings, other sessions,
+  // large objects, files or other servers) in a statement that reads protected data.
+  if (info.reads.functions.some((f) => MOVING.test(f))) {
+    const taint = readTaint(view, info.reads);
+    if (taint) return { ...taint, reason: `${taint.reason} through ${info.reads.functions.find((f) => MOVING.test(f))}()` };
+  }
+  return undefined;
+}
+
+function oneMoveTaint(view: ProtectionView, move: Move): Taint | undefined {
+  const fromReads = readTaint(view, move.reads);
   if (fromReads) return fromReads;
-  const target = info.moves.target;
+  const target = move.target;
   const targetRule = target ? view.names.get(target) : undefined;
-  if (!info.moves.ownRow || !target || !targetRule) return undefined;
+  if (!move.ownRow || !target || !targetRule) return undefined;
   // Values computed from the target's own row: a protected column, a star, or a single name that
   // is no column of the relations read (a whole-row reference through the table name or an alias).
   const known = new Set<string>();
   const protectedCols = new Set<string>();
-  const read = new Set([target, ...info.moves.reads.relations]);
+  const read = new Set([target, ...move.reads.relations]);
   for (const relation of view.snapshot.relations.values()) {
     const name = relation.table.toLowerCase();
     if (!read.has(name)) continue;
@@ -205,8 +221,8 @@ export function moveTaint(view: ProtectionView, info: StatementInfo): Taint | un
       if (name === target && ruleFor(view.rules, relation, col)) protectedCols.add(col);
     }
   }
-  for (const col of info.moves.reads.columns) if (col === '*' || protectedCols.has(col)) return { rule: targetRule, reason: `${target}.${col}` };
-  for (const name of info.moves.reads.bare) if (!known.has(name)) return { rule: targetRule, reason: `${name} (a whole row of ${target}?)` };
+  for (const col of move.reads.columns) if (col === '*' || protectedCols.has(col)) return { rule: targetRule, reason: `${target}.${col}` };
+  for (const name of move.reads.bare) if (!known.has(name)) return { rule: targetRule, reason: `${name} (a whole row of ${target}?)` };
   return undefined;
 }
 

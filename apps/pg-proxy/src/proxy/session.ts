@@ -436,7 +436,7 @@ export class Session {
       else if (CODE_DEFINING.has(Object.keys(info.node)[0]!)) refusal = `${info.type} is refused while data_protection policies apply to this session: code the proxy cannot see could copy or print protected values`;
       else {
         const moved = moveTaint(view, info);
-        if (moved && !moved.rule.shadow) refusal = `${info.type} would copy protected values (${moved.reason}) into ${info.moves?.target ?? 'another relation'}, out of reach of masking; refused while data_protection policies apply`;
+        if (moved && !moved.rule.shadow) refusal = `${info.type} would copy protected values (${moved.reason}) out of reach of masking; refused while data_protection policies apply`;
         else if (this.deps.config.maskComputed === 'refuse' && enforcedTaint && !plainOutputs(info)) refusal = `computed expressions over protected data are refused (PROXY_MASK_COMPUTED=refuse): the statement reads ${enforcedTaint.reason}`;
       }
       if (refusal) {

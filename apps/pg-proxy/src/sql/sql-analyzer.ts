@@ -26,7 +26,7 @@ export interface StatementInfo {
    * Statements that copy values into a relation (INSERT, UPDATE, MERGE, CREATE TABLE AS,
    * SELECT INTO): the target and what the copied values are computed from.
    */
-  moves?: { target?: string; reads: ReadSet; /** The target's own row can be read (UPDATE, MERGE, ON CONFLICT). */ ownRow: boolean };
+  moves: Move[];
   /** Runs code the proxy cannot see into (DO, CALL). */
   opaque: boolean;
   /** Session-level names: prepared statements and cursors the statement defines, uses or drops. */
@@ -37,6 +37,14 @@ export interface StatementInfo {
   /** '' for DEALLOCATE ALL / CLOSE ALL. */
   deallocates?: string;
   closes?: string;
+}
+
+/** Values copied into a relation by one part of a statement. */
+export interface Move {
+  target?: string;
+  reads: ReadSet;
+  /** The target's own row can be read (UPDATE, MERGE, ON CONFLICT). */
+  ownRow: boolean;
 }
 
 /** Relations, functions and columns named inside a part of a statement (lowercase, last name part). */
@@ -176,7 +184,19 @@ function constantOnly(node: unknown): boolean {
   return ok;
 }
 
-function movesOf(key: string, value: Record<string, any>): StatementInfo['moves'] {
+/** Every copy of values into a relation anywhere in the tree (data-modifying CTEs, PREPARE, EXPLAIN ANALYZE included). */
+function allMoves(key: string, value: Record<string, any>): Move[] {
+  const out: Move[] = [];
+  const own = moveOf(key, value);
+  if (own) out.push(own);
+  walk(value, (k, v) => {
+    const m = moveOf(k, v);
+    if (m) out.push(m);
+  });
+  return out;
+}
+
+function moveOf(key: string, value: Record<string, any>): Move | undefined {
   switch (key) {
     case 'InsertStmt': {
       const select = value.selectStmt?.SelectStmt;
@@ -216,7 +236,7 @@ function describeNode(key: string, value: Record<string, any>, stmt: Record<stri
     ddl: DDL_PREFIXES.some((p) => type.startsWith(p)),
     node: stmt,
     reads: readSetOf(value),
-    moves: movesOf(key, value),
+    moves: allMoves(key, value),
     opaque: key === 'DoStmt' || key === 'CallStmt',
   };
   if (key === 'PrepareStmt') info.prepares = { name: String(value.name ?? ''), query: innerInfo(value.query) };
@@ -228,10 +248,7 @@ function describeNode(key: string, value: Record<string, any>, stmt: Record<stri
   if (key === 'ExplainStmt') {
     // EXPLAIN ANALYZE runs the statement: what it would move or run counts.
     const inner = innerInfo(value.query);
-    if (inner) {
-      info.moves = inner.moves;
-      info.opaque = inner.opaque;
-    }
+    if (inner) info.opaque = inner.opaque;
   }
   return info;
 }
