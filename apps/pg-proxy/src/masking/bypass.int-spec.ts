@@ -75,6 +75,9 @@ beforeAll(async () => {
   await db.query(`GRANT ALL ON SCHEMA public TO ${attacker}, ${auditor}`);
   await db.query('CREATE TABLE customers (id int PRIMARY KEY, name text, ssn text, email text)');
   await db.query(`INSERT INTO customers VALUES (1, 'Ada', '${SECRET}', 'ada@example.com'), (2, 'Bob', '000-00-0002', 'bob@example.com'), (3, 'Cy', '${SECRET}', 'cy@example.com')`);
+  await db.query('CREATE TABLE ledger (id int, ssn text) PARTITION BY RANGE (id)');
+  await db.query('CREATE TABLE ledger_2026 PARTITION OF ledger FOR VALUES FROM (0) TO (100)');
+  await db.query(`INSERT INTO ledger VALUES (1, '${SECRET}')`);
   await db.query('CREATE TABLE items (id int, label text)');
   await db.query("INSERT INTO items VALUES (1, 'lamp'), (2, 'desk')");
   await db.query('CREATE VIEW customer_view AS SELECT id, ssn AS tax FROM customers');
@@ -103,7 +106,7 @@ beforeAll(async () => {
       name: 'ssn',
       type: 'data_protection',
       databases: [database],
-      config: { rules: [{ name: 'ssn', columns: ['customers.ssn'], method: 'redact' }], exceptions: { users: [auditor] } },
+      config: { rules: [{ name: 'ssn', columns: ['customers.ssn', 'ledger.ssn'], method: 'redact' }], exceptions: { users: [auditor] } },
     }),
   );
 }, 60_000);
@@ -160,6 +163,9 @@ const CORPUS: (string | { text: string; values?: unknown[]; name?: string })[] =
   "SELECT query_to_xml('SELECT ssn FROM cust' || 'omers', true, false, '')",
   "SELECT * FROM ts_stat('SELECT to_tsvector(''simple'', ssn) FROM customers')",
   'SELECT * FROM customer_view',
+  // A partition of a protected partitioned table, read directly
+  'SELECT ssn FROM ledger_2026',
+  "SELECT ssn || '' FROM ledger_2026",
   'SELECT tax || \'\' FROM customer_view',
   'SELECT reveal(1)',
   'SELECT * FROM all_ssn()',
@@ -285,6 +291,7 @@ describe('masking fails closed: the bypass corpus', () => {
       { id: null, tax: '***' },
       { id: null, tax: '***' },
     ]);
+    expect(outcomes['SELECT ssn FROM ledger_2026']!.rows).toEqual([{ ssn: '***' }]);
     expect(outcomes['SELECT x FROM tv']!.rows).toEqual([{ x: '***' }, { x: '***' }, { x: '***' }]);
     expect(outcomes['EXECUTE p1']!.rows).toEqual([{ upper: '***' }, { upper: '***' }, { upper: '***' }]);
     // The second PREPARE p3 failed on the server (the name exists): EXECUTE runs the first one.

@@ -15,6 +15,8 @@ export interface CatalogSnapshot {
   userFunctions: Set<string>;
   /** Lowercase names of pg_catalog functions. */
   builtinFunctions: Set<string>;
+  /** Inheritance and partitioning: child OID -> parent OIDs (pg_inherits). */
+  parents: Map<number, number[]>;
   /** When it was read (snapshots older than SNAPSHOT_TTL_MS are read again). */
   at: number;
 }
@@ -142,7 +144,7 @@ export class Catalog {
 
   private async loadSnapshot(database: string): Promise<CatalogSnapshot> {
     const pool = this.pool(database);
-    const [relations, deps, functions] = await Promise.all([
+    const [relations, deps, functions, inherits] = await Promise.all([
       pool.query<{ oid: number; nspname: string; relname: string; relkind: string; cols: string[] | null; nums: number[] | null }>(
         `SELECT c.oid::int8::float8 AS oid, n.nspname, c.relname, c.relkind::text AS relkind,
                 array_agg(a.attname::text ORDER BY a.attnum) FILTER (WHERE a.attnum > 0) AS cols,
@@ -164,14 +166,22 @@ export class Catalog {
            FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
           WHERE n.nspname <> 'information_schema'`,
       ),
+      pool.query<{ child: number; parent: number }>('SELECT inhrelid::int8::float8 AS child, inhparent::int8::float8 AS parent FROM pg_catalog.pg_inherits'),
     ]);
     const out: CatalogSnapshot = {
       relations: new Map(),
       viewDeps: new Map(),
       userFunctions: new Set(functions.rows.filter((r) => !r.builtin).map((r) => r.name)),
       builtinFunctions: new Set(functions.rows.filter((r) => r.builtin).map((r) => r.name)),
+      parents: new Map(),
       at: Date.now(),
     };
+    for (const row of inherits.rows) {
+      const child = Number(row.child);
+      const list = out.parents.get(child) ?? [];
+      list.push(Number(row.parent));
+      out.parents.set(child, list);
+    }
     for (const row of relations.rows) {
       const columns = new Map<number, string>();
       (row.nums ?? []).forEach((num, i) => columns.set(Number(num), row.cols![i]!));

@@ -15,6 +15,7 @@ const snapshot: CatalogSnapshot = {
   viewDeps: new Map([[300, [{ rel: 100, att: 2 }]]]),
   userFunctions: new Set(),
   builtinFunctions: new Set(['upper']),
+  parents: new Map(),
   at: Date.now(),
 };
 

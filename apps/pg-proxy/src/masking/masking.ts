@@ -71,10 +71,7 @@ export function planMasks(fields: FieldDescription[], view: ProtectionView, tain
       any = true;
       return { rule: wholeValue(whole), column: `${relation.table}.${column}`, textual };
     }
-    if (relation.schema === 'pg_catalog' || relation.schema === 'information_schema') return undefined;
-    const table = relation.table.toLowerCase();
-    const col = column.toLowerCase();
-    const rule = view.rules.find((r) => !r.shadow && (r.table === '*' || r.table === table) && (r.column === '*' || r.column === col)) ?? view.rules.find((r) => (r.table === '*' || r.table === table) && (r.column === '*' || r.column === col));
+    const rule = view.columns.get(field.tableOid)?.get(field.column);
     if (!rule) return undefined;
     any = true;
     return { rule, column: `${relation.table}.${column}`, textual };

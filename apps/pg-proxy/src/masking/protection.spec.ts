@@ -16,6 +16,7 @@ const snapshot: CatalogSnapshot = {
     [300, { schema: 'public', table: 'v1', kind: 'v', columns: new Map([[1, 'x']]) }],
     [301, { schema: 'public', table: 'v2', kind: 'v', columns: new Map([[1, 'y']]) }],
     [302, { schema: 'public', table: 'v_clean', kind: 'v', columns: new Map([[1, 'name']]) }],
+    [400, { schema: 'public', table: 'customers_2026', kind: 'r', columns: new Map([[1, 'id'], [2, 'ssn']]) }],
   ]),
   viewDeps: new Map([
     [300, [{ rel: 100, att: 3 }]],
@@ -24,6 +25,7 @@ const snapshot: CatalogSnapshot = {
   ]),
   userFunctions: new Set(['reveal']),
   builtinFunctions: new Set(['upper', 'row_to_json', 'query_to_xml', 'count', 'set_config', 'now']),
+  parents: new Map([[400, [100]]]),
   at: Date.now(),
 };
 const analyzer = new SqlAnalyzer();
@@ -34,7 +36,9 @@ describe('protection: which statements are proven clean', () => {
   const view = protectionView(snapshot, [rule()]);
 
   it('protects tables with a protected column and views reading one, through other views', () => {
-    expect([...view.names.keys()].sort()).toEqual(['customers', 'v1', 'v2']);
+    expect([...view.names.keys()].sort()).toEqual(['customers', 'customers_2026', 'v1', 'v2']);
+    // A partition holds what its parent's rule protects.
+    expect(view.columns.get(400)?.get(2)?.column).toBe('ssn');
     expect([...view.wholeRelations.keys()].sort()).toEqual([300, 301]);
   });
 

@@ -34,6 +34,8 @@ export interface Taint {
 export interface ProtectionView {
   /** Relation OID -> the rule protecting every column of it (views over protected columns, statistics). */
   wholeRelations: Map<number, ActiveMaskRule>;
+  /** Table OID -> attribute number -> the rule protecting that column (inheritance included). */
+  columns: Map<number, Map<number, ActiveMaskRule>>;
   /** Lowercase relation name -> rule (any schema: a name shared with a protected relation counts). */
   names: Map<string, ActiveMaskRule>;
   userFunctions: Set<string>;
@@ -68,14 +70,35 @@ export function protectionView(snapshot: CatalogSnapshot, rules: ActiveMaskRule[
   // Per relation: the rule of each protected attribute.
   const columns = new Map<number, Map<number, ActiveMaskRule>>();
   const whole = new Map<number, ActiveMaskRule>();
+  // Inheritance and partitions: a parent's rows include its children's, and a child holds what
+  // its parent protects. A rule naming either covers the columns of the same name in both.
+  const kin = new Map<number, Set<number>>();
+  const link = (a: number, b: number) => {
+    let set = kin.get(a);
+    if (!set) kin.set(a, (set = new Set()));
+    set.add(b);
+  };
+  for (const [child, parents] of snapshot.parents) {
+    const seen = new Set<number>();
+    const up = [...parents];
+    while (up.length) {
+      const parent = up.pop()!;
+      if (seen.has(parent)) continue;
+      seen.add(parent);
+      link(child, parent);
+      link(parent, child);
+      up.push(...(snapshot.parents.get(parent) ?? []));
+    }
+  }
   for (const [oid, relation] of snapshot.relations) {
     if (relation.schema === 'pg_catalog' && VALUE_CATALOGS.has(relation.table)) {
       whole.set(oid, fallback);
       continue;
     }
     if (relation.schema === 'pg_catalog' || relation.schema === 'information_schema') continue;
+    const related = [...(kin.get(oid) ?? [])].map((k) => snapshot.relations.get(k)).filter((r): r is RelationNames => !!r);
     for (const [num, name] of relation.columns) {
-      const rule = ruleFor(rules, relation, name);
+      const rule = ruleFor(rules, relation, name) ?? related.map((r) => ruleFor(rules, r, name)).find(Boolean);
       if (!rule) continue;
       let map = columns.get(oid);
       if (!map) columns.set(oid, (map = new Map()));
@@ -128,6 +151,7 @@ export function protectionView(snapshot: CatalogSnapshot, rules: ActiveMaskRule[
   };
   return {
     wholeRelations: whole,
+    columns,
     names,
     userFunctions: snapshot.userFunctions,
     fallback,
@@ -212,13 +236,13 @@ function oneMoveTaint(view: ProtectionView, move: Move): Taint | undefined {
   const known = new Set<string>();
   const protectedCols = new Set<string>();
   const read = new Set([target, ...move.reads.relations]);
-  for (const relation of view.snapshot.relations.values()) {
+  for (const [oid, relation] of view.snapshot.relations) {
     const name = relation.table.toLowerCase();
     if (!read.has(name)) continue;
-    for (const column of relation.columns.values()) {
+    for (const [num, column] of relation.columns) {
       const col = column.toLowerCase();
       known.add(col);
-      if (name === target && ruleFor(view.rules, relation, col)) protectedCols.add(col);
+      if (name === target && view.columns.get(oid)?.has(num)) protectedCols.add(col);
     }
   }
   for (const col of move.reads.columns) if (col === '*' || protectedCols.has(col)) return { rule: targetRule, reason: `${target}.${col}` };

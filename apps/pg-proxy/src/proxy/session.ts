@@ -459,7 +459,7 @@ export class Session {
     if (cached && cached.snapshot === (snapshot ?? null) && cached.generation === generation) return cached.view;
     const view = snapshot
       ? protectionView(snapshot, this.maskRules)
-      : { ...protectionView({ relations: new Map(), viewDeps: new Map(), userFunctions: new Set(), builtinFunctions: new Set(), at: 0 }, this.maskRules), unknown: true, mayTaint: () => true };
+      : { ...protectionView({ relations: new Map(), viewDeps: new Map(), userFunctions: new Set(), builtinFunctions: new Set(), parents: new Map(), at: 0 }, this.maskRules), unknown: true, mayTaint: () => true };
     this.protection = { view, snapshot: snapshot ?? null, generation };
     return view;
   }
