@@ -423,7 +423,7 @@ export class Session {
     // Only texts that may be tainted, define session names or COPY pay for the parser here.
     let analyzed = infos;
     const mayTaint = view.mayTaint(text);
-    if (!analyzed && (mayTaint || SESSION_NAMES.test(text) || (enforced && /copy/i.test(text)))) analyzed = this.analyze(text);
+    if (!analyzed && (mayTaint || SESSION_NAMES.test(text) || (enforced && /copy/i.test(text)))) analyzed = this.deps.analyzer.analyzeNumbersBlanked(text);
     this.trackNames(analyzed, view);
     merged.infos = analyzed;
     merged.taints = analyzed ? analyzed.map((info) => statementTaint(view, info, this.names) ?? null) : [mayTaint ? { rule: view.fallback, reason: 'statement not analysed' } : null];

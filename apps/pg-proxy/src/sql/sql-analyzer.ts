@@ -297,14 +297,27 @@ export class SqlAnalyzer {
     return info && hit.statements!.length === 1 ? { ...info, text } : info;
   }
 
-  analyze(text: string): AnalyzedText {
+  /**
+   * The statements of a text for judging where values come from, shared by texts that differ only
+   * in numeric constants (pgbench's and most ORMs' simple-protocol traffic). Only numbers are
+   * blanked: that changes no relation, function or column name and no statement structure
+   * (digits inside string literals and comments stay inside them). Texts holding double-quoted
+   * identifiers (where a blanked digit would rename one) are analysed as they are.
+   */
+  analyzeNumbersBlanked(text: string): StatementInfo[] | null {
+    if (text.includes('"')) return this.analyze(text).statements;
+    const shape = text.replace(NUMBER, '0');
+    return this.analyze(shape === text ? text : `\u0001${shape}`, shape).statements;
+  }
+
+  analyze(text: string, source = text): AnalyzedText {
     const hit = this.cache.get(text);
     if (hit) {
       this.cache.delete(text);
       this.cache.set(text, hit);
       return hit;
     }
-    const out = text.length > 1_000_000 ? { statements: null } : analyze(text);
+    const out = source.length > 1_000_000 ? { statements: null } : analyze(source);
     if (text.length <= 16_384) {
       this.cache.set(text, out);
       if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value as string);
@@ -312,6 +325,8 @@ export class SqlAnalyzer {
     return out;
   }
 }
+
+const NUMBER = /(?<![\w$.])\d+(?:\.\d+)?(?![\w$])/g;
 
 /**
  * The text with its literals blanked (quoted strings -> '', numbers -> 0): statements that differ
