@@ -336,6 +336,30 @@ describe('masking fails closed: the bypass corpus', () => {
     expect(auditTap.received().includes(SECRET)).toBe(true);
   }, 60_000);
 
+  it('holds with PROXY_MASK_COMPUTED=refuse too: what is not refused is masked', async () => {
+    const strict = await startTestProxy({ config: { maskComputed: 'refuse' } });
+    strict.store.apply(snapshot({ type: 'data_protection', databases: [`db_${db.name}`], config: { rules: [{ name: 'ssn', columns: ['customers.ssn', 'ledger.ssn'], method: 'redact' }], exceptions: { users: [auditor] } } }));
+    const tap = await startTap(strict.port);
+    const c = clientVia(tap, attacker);
+    await c.connect();
+    const outcomes: Record<string, { code?: string; rows?: unknown[] }> = {};
+    for (const statement of CORPUS) {
+      const key = typeof statement === 'string' ? statement : statement.text;
+      outcomes[key] = await attempt(c, statement);
+      if (outcomes[key]!.code) await attempt(c, 'ROLLBACK');
+    }
+    await c.end();
+    await tap.close();
+    await strict.close();
+    const bytes = tap.received();
+    const at = bytes.indexOf(SECRET);
+    if (at >= 0) throw new Error(`the protected value reached the client: ...${bytes.subarray(Math.max(0, at - 200), at + 40).toString('latin1')}`);
+    expect(outcomes['SELECT upper(ssn) FROM customers']!.code).toBe('42501');
+    expect(outcomes['SELECT c FROM customers c']!.code).toBe('42501');
+    expect(outcomes['EXECUTE p1']!.code).toBe('42501');
+    expect(outcomes['SELECT ssn FROM customers']!.rows).toEqual([{ ssn: '***' }, { ssn: '***' }, { ssn: '***' }]);
+  }, 60_000);
+
   it('passes computed values of statements proven not to read protected data', async () => {
     const c = new Client({ connectionString: proxy.url(db.name, attacker) });
     await c.connect();

@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 import type { TableNames } from './masking';
 
-/** One relation of the snapshot: `kind` is pg_class.relkind (r table, p partitioned, v view, m materialized view, f foreign). */
+/** One relation of the snapshot: `kind` is pg_class.relkind (r table, p partitioned, v view, m materialized view, f foreign, S sequence). */
 export interface RelationNames extends TableNames {
   kind: string;
 }
@@ -152,7 +152,7 @@ export class Catalog {
            FROM pg_catalog.pg_class c
            JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
            LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-          WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f')
+          WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')
           GROUP BY c.oid, n.nspname, c.relname, c.relkind`,
       ),
       pool.query<{ view: number; rel: number; att: number }>(
