@@ -453,8 +453,12 @@ describe('fast-path FunctionCall', () => {
     const answer = await t.send(functionCall(md5Oid!, ['abc']));
     expect(answer.map((m) => m.type)).toEqual(['E', 'Z']);
     expect(answer[0]!.body.toString()).toContain('no md5');
+    // Text arguments are judged as literals.
+    proxy.store.apply(snapshot({ id: 'pol_nomd5', version: 2, type: 'query_control', databases: [`db_${db.name}`], config: { rules: [{ name: 'arg', pattern: "md5\\('forbidden-argument'\\)", action: 'block', severity: 'high', message: 'no such argument' }] } }));
+    expect((await t.send(functionCall(md5Oid!, ['forbidden-argument'])))[0]!.body.toString()).toContain('no such argument');
+    expect((await t.send(functionCall(md5Oid!, ['fine'])))[0]!.type).toBe('V');
     t.close();
-    proxy.store.apply(snapshot({ id: 'pol_nomd5', type: 'query_control', enabled: false, databases: [`db_${db.name}`], config: { rules: [{ name: 'md5', pattern: 'x', action: 'block', severity: 'high' }] } }));
+    proxy.store.apply(snapshot({ id: 'pol_nomd5', version: 3, type: 'query_control', enabled: false, databases: [`db_${db.name}`], config: { rules: [{ name: 'md5', pattern: 'x', action: 'block', severity: 'high' }] } }));
   });
 });
 
@@ -500,6 +504,6 @@ describe('statements longer than the capture limit', () => {
       evaluated: 'full_text',
       evaluations: [expect.objectContaining({ policy_id: 'pol_long', action_taken: 'alerted', shadow: false })],
     });
-    proxy.store.apply(snapshot({ id: 'pol_long', type: 'query_control', enabled: false, databases: [database], config: { rules: [{ name: 'x', pattern: 'x', action: 'block', severity: 'high' }] } }));
+    proxy.store.apply(snapshot({ id: 'pol_long', version: 2, type: 'query_control', enabled: false, databases: [database], config: { rules: [{ name: 'x', pattern: 'x', action: 'block', severity: 'high' }] } }));
   });
 });

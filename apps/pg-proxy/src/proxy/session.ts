@@ -355,7 +355,7 @@ export class Session {
 
   private held: Message | undefined;
 
-  private hold(message: Message, wait: Promise<unknown>) {
+  private hold(message: Message, wait: Promise<unknown>, round = 0) {
     this.held = message;
     this.client.pause();
     void wait
@@ -367,6 +367,9 @@ export class Session {
         const next = this.held!;
         this.held = undefined;
         if (this.phase === 'closed' || !this.server) return;
+        // A FunctionCall waits for its name, then for the snapshot; a failed lookup is not retried here.
+        const again = round < 1 ? this.mustWait(next) : undefined;
+        if (again) return this.hold(next, again, round + 1);
         this.client.resume();
         try {
           const out: Buffer[] = [];
@@ -650,7 +653,14 @@ export class Session {
     const named = this.deps.catalog.functionNameNow(this.databaseName, call.oid);
     const qualified = named ? `${named.schema}.${named.name}` : `function_oid_${call.oid}`;
     const text = `SELECT ${qualified}(${call.args.map((_, i) => `$${i + 1}`).join(', ')})`;
-    const decision = this.judge(text, null);
+    // Policies judge the call with its text arguments as literals (query_to_xml's query is one);
+    // the record keeps the placeholders, with the values only under PROXY_CAPTURE_PARAMETERS.
+    const literal = (arg: Buffer | null, i: number) => {
+      const format = call.argFormats.length === 1 ? call.argFormats[0] : (call.argFormats[i] ?? 0);
+      if (arg === null) return 'NULL';
+      return format === 0 ? `'${arg.toString('utf8').replace(/'/g, "''")}'` : `$${i + 1}`;
+    };
+    const decision = this.judge(`SELECT ${qualified}(${call.args.map(literal).join(', ')})`, null);
     const view = this.maskRules.some((r) => !r.shadow) ? this.protectionNow() : undefined;
     const taint = view ? (named ? readTaint(view, { relations: [], functions: [named.schema === 'pg_catalog' ? named.name.toLowerCase() : qualified.toLowerCase()], columns: [], bare: [] }) : { rule: view.fallback, reason: `function ${call.oid} (not in the catalog)` }) : undefined;
     if (!decision.block) {
