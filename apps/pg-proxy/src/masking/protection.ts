@@ -161,6 +161,22 @@ export function protectionView(snapshot: CatalogSnapshot, rules: ActiveMaskRule[
   };
 }
 
+const shared = new WeakMap<CatalogSnapshot, Map<string, ProtectionView>>();
+
+/** protectionView, shared by the sessions that have the same rules over the same snapshot. */
+export function sharedProtectionView(snapshot: CatalogSnapshot, rules: ActiveMaskRule[]): ProtectionView {
+  let views = shared.get(snapshot);
+  if (!views) shared.set(snapshot, (views = new Map()));
+  const key = JSON.stringify(rules);
+  let view = views.get(key);
+  if (!view) {
+    view = protectionView(snapshot, rules);
+    if (views.size >= 64) views.clear();
+    views.set(key, view);
+  }
+  return view;
+}
+
 function unsafeFunction(view: ProtectionView, name: string): boolean {
   if (DATA_READING.test(name)) return true;
   const parts = name.split('.');

@@ -7,7 +7,7 @@ import { type CaptureBuffer, serializeRecord } from '../capture/capture-buffer';
 import type { ActiveMaskRule, Decision, Enforcer, SessionIdentity } from '../enforcement/enforcer';
 import type { Catalog } from '../masking/catalog';
 import { type ColumnMask, maskRow, planMasks } from '../masking/masking';
-import { moveTaint, plainOutputs, type ProtectionView, protectionView, readTaint, type SessionNames, statementTaint, type Taint } from '../masking/protection';
+import { moveTaint, plainOutputs, type ProtectionView, protectionView, readTaint, type SessionNames, sharedProtectionView, statementTaint, type Taint } from '../masking/protection';
 import { maskNotification, scrubNotice } from '../masking/scrub';
 import {
   backendKeyData,
@@ -461,7 +461,7 @@ export class Session {
     const cached = this.protection;
     if (cached && cached.snapshot === (snapshot ?? null) && cached.generation === generation) return cached.view;
     const view = snapshot
-      ? protectionView(snapshot, this.maskRules)
+      ? sharedProtectionView(snapshot, this.maskRules)
       : { ...protectionView({ relations: new Map(), viewDeps: new Map(), userFunctions: new Set(), builtinFunctions: new Set(), parents: new Map(), at: 0 }, this.maskRules), unknown: true, mayTaint: () => true };
     this.protection = { view, snapshot: snapshot ?? null, generation };
     return view;
