@@ -96,6 +96,11 @@ beforeAll(async () => {
   await db.query(`CREATE FUNCTION cast_inside(int) RETURNS int LANGUAGE plpgsql AS $$
     BEGIN RETURN (SELECT ssn FROM customers WHERE id = $1)::int; END $$`);
   await db.query(`CREATE PROCEDURE get_ssn(INOUT x text) LANGUAGE plpgsql AS $$ BEGIN SELECT ssn INTO x FROM customers WHERE id = 1; END $$`);
+  // A trigger an administrator wrote on a table without protected columns, which prints a protected value.
+  await db.query('CREATE TABLE visits (id int)');
+  await db.query(`CREATE FUNCTION visit_log() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE NOTICE 'visit by %', (SELECT ssn FROM customers WHERE id = 1); RETURN NEW; END $$`);
+  await db.query('CREATE TRIGGER visit_log AFTER INSERT ON visits FOR EACH ROW EXECUTE FUNCTION visit_log()');
   await db.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${attacker}, ${auditor}`);
   await db.query('ANALYZE customers');
   proxy = await startTestProxy();
@@ -234,6 +239,7 @@ const CORPUS: (string | { text: string; values?: unknown[]; name?: string })[] =
   'SELECT ssn::date FROM customers',
   'SELECT to_number(ssn, \'999\') FROM customers',
   'SELECT noisy()',
+  'INSERT INTO visits VALUES (1)',
   'SELECT fail_with(1)',
   'SELECT cast_inside(1)',
   'DO $$ BEGIN RAISE NOTICE \'%\', (SELECT ssn FROM customers LIMIT 1); END $$',

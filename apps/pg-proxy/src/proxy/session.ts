@@ -141,6 +141,18 @@ type Pending =
 
 const nowNs = () => process.hrtime.bigint();
 
+/** Whether an ErrorResponse or NoticeResponse body has a context ('W') field. */
+function hasContext(body: Buffer): boolean {
+  let i = 0;
+  while (i < body.length && body[i] !== 0) {
+    if (body[i] === 0x57) return true;
+    const end = body.indexOf(0, i + 1);
+    if (end < 0) return false;
+    i = end + 1;
+  }
+  return false;
+}
+
 let isoMs = 0;
 let isoText = '';
 /** `new Date().toISOString()`, formatted once per millisecond however many records share it. */
@@ -817,7 +829,7 @@ export class Session {
     const head = this.pending[0];
     switch (message.type) {
       case 'N': {
-        const taint = this.protectedTaint(head);
+        const taint = this.protectedTaint(head, message.body);
         out.push(taint === undefined ? message.raw : scrubNotice('N', message.body, taint.opaque));
         return;
       }
@@ -916,7 +928,7 @@ export class Session {
       }
       case 'E': {
         const fields = decodeFields(message.body);
-        const scrub = this.protectedTaint(head);
+        const scrub = this.protectedTaint(head, message.body);
         const raw = scrub === undefined ? message.raw : scrubNotice('E', message.body, scrub.opaque);
         if (head?.kind === 'function') {
           this.finish(head.result, { error: { code: fields.C ?? '', message: scrub === undefined ? (fields.M ?? '') : 'withheld (protected data)' } });
@@ -1027,8 +1039,11 @@ export class Session {
    * applies and the statement is not proven clean (undefined: relay as sent). A message from
    * inside a function, DO block or trigger is withheld whole (`opaque`).
    */
-  private protectedTaint(head: Pending | undefined): { opaque: boolean } | undefined {
+  private protectedTaint(head: Pending | undefined, body: Buffer): { opaque: boolean } | undefined {
     if (!this.enforcedProtection()) return undefined;
+    // Raised inside a function or trigger (a context field): whatever the statement, the function
+    // chose the text, and it may have read protected data.
+    if (hasContext(body)) return { opaque: true };
     let taint: Taint | null | undefined;
     let info: StatementInfo | undefined;
     if (head?.kind === 'query') {
