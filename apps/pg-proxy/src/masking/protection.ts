@@ -36,6 +36,8 @@ export interface ProtectionView {
   wholeRelations: Map<number, ActiveMaskRule>;
   /** Table OID -> attribute number -> the rule protecting that column (inheritance included). */
   columns: Map<number, Map<number, ActiveMaskRule>>;
+  /** Lowercase relation name -> the OIDs of relations with that name (any schema). */
+  byName: Map<string, number[]>;
   /** Lowercase relation name -> rule (any schema: a name shared with a protected relation counts). */
   names: Map<string, ActiveMaskRule>;
   userFunctions: Set<string>;
@@ -149,9 +151,17 @@ export function protectionView(snapshot: CatalogSnapshot, rules: ActiveMaskRule[
     }
     return false;
   };
+  const byName = new Map<string, number[]>();
+  for (const [oid, relation] of snapshot.relations) {
+    const name = relation.table.toLowerCase();
+    const list = byName.get(name);
+    if (list) list.push(oid);
+    else byName.set(name, [oid]);
+  }
   return {
     wholeRelations: whole,
     columns,
+    byName,
     names,
     userFunctions: snapshot.userFunctions,
     fallback,
@@ -252,13 +262,13 @@ function oneMoveTaint(view: ProtectionView, move: Move): Taint | undefined {
   const known = new Set<string>();
   const protectedCols = new Set<string>();
   const read = new Set([target, ...move.reads.relations]);
-  for (const [oid, relation] of view.snapshot.relations) {
-    const name = relation.table.toLowerCase();
-    if (!read.has(name)) continue;
-    for (const [num, column] of relation.columns) {
-      const col = column.toLowerCase();
-      known.add(col);
-      if (name === target && view.columns.get(oid)?.has(num)) protectedCols.add(col);
+  for (const name of read) {
+    for (const oid of view.byName.get(name) ?? []) {
+      for (const [num, column] of view.snapshot.relations.get(oid)!.columns) {
+        const col = column.toLowerCase();
+        known.add(col);
+        if (name === target && view.columns.get(oid)?.has(num)) protectedCols.add(col);
+      }
     }
   }
   for (const col of move.reads.columns) if (col === '*' || protectedCols.has(col)) return { rule: targetRule, reason: `${target}.${col}` };
