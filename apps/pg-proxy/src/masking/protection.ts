@@ -141,6 +141,7 @@ export function protectionView(snapshot: CatalogSnapshot, rules: ActiveMaskRule[
   const call = /([a-z_][\w$]*)\s*\(/gi;
   const mayTaint = (text: string): boolean => {
     if (quick.test(text)) return true;
+    if (!text.includes('(')) return false;
     // A call of a function the catalog does not list among the built-ins (created since, or
     // not a function at all: INSERT INTO t (...)) needs the parser to tell.
     call.lastIndex = 0;
