@@ -54,4 +54,12 @@ describe('pg-proxy configuration', () => {
     expect(problems({ PROXY_REDACT_PATTERNS: '["unterminated' })).toEqual([{ variable: 'PROXY_REDACT_PATTERNS', message: 'is not a valid JSON array of RE2 patterns' }]);
     expect(problems({ PROXY_REDACT_PATTERNS: '[1]' })).toEqual([{ variable: 'PROXY_REDACT_PATTERNS', message: 'must be a JSON array of strings (RE2 patterns)' }]);
   });
+
+  it('defaults to masking tainted output and judging fast-path calls, and refuses unknown values of both at start', () => {
+    const view = proxyConfigView(loadConfig('pg-proxy', pgProxyConfigSpec, {}));
+    expect([view.maskComputed, view.functionCalls]).toEqual(['mask', 'judge']);
+    expect(proxyConfigView(loadConfig('pg-proxy', pgProxyConfigSpec, { PROXY_MASK_COMPUTED: 'refuse', PROXY_FUNCTION_CALLS: 'refuse' })).functionCalls).toBe('refuse');
+    expect(() => loadConfig('pg-proxy', pgProxyConfigSpec, { PROXY_MASK_COMPUTED: 'pass' })).toThrow(/PROXY_MASK_COMPUTED/);
+    expect(() => loadConfig('pg-proxy', pgProxyConfigSpec, { PROXY_FUNCTION_CALLS: 'allow' })).toThrow(/PROXY_FUNCTION_CALLS/);
+  });
 });

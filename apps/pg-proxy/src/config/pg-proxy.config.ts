@@ -80,6 +80,11 @@ export const pgProxyConfigSpec = {
   /** Computed output expressions over protected columns: mask the computed value, or refuse the statement. */
   PROXY_MASK_COMPUTED: env.oneOf(['mask', 'refuse'] as const, { default: 'mask' }),
   /**
+   * Fast-path FunctionCall messages: judge (policies evaluate each call; while data protection
+   * applies, calls of data-reading or non-built-in functions are refused) or refuse (every call).
+   */
+  PROXY_FUNCTION_CALLS: env.oneOf(['judge', 'refuse'] as const, { default: 'judge' }),
+  /**
    * Shadow mode is a field of the policy (`enforcement_mode: shadow`), honoured by this proxy and by
    * the ingest pipeline alike; a proxy-wide list made the two disagree (the proxy let a statement run
    * that the pipeline recorded as blocked). docs/policies.md#shadow-mode

@@ -165,8 +165,9 @@ describe('masking', () => {
   it('masks an expression over a protected column (PROXY_MASK_COMPUTED=mask), or refuses it (refuse)', async () => {
     const c = await client(proxy);
     const rows = (await c.query("SELECT upper(ssn) AS u, 'x' || email AS e, length(name) AS n FROM customers WHERE id = 1")).rows;
-    expect(rows[0].u).not.toContain('123-45');
-    expect(rows[0].u).toMatch(/^\*+6789$/);
+    // Computed values are masked whole (a partial rule shows nothing of them), as is every other
+    // computed column of a statement that reads the protected table.
+    expect(rows[0]).toEqual({ u: '***', e: '***', n: null });
     await c.end();
     const strict = await startTestProxy({ config: { maskComputed: 'refuse' } });
     strict.store.apply(snapshot({ type: 'data_protection', databases: [`db_${db.name}`], config: { rules: [{ name: 'ssn', columns: ['customers.ssn'], method: 'redact' }] } }));

@@ -1,6 +1,8 @@
 import { enforcementModeOf, type PolicySnapshot } from '@vigil/contracts';
 import { type EngineEvent, exemptionOf, type MaskingMethod, type PolicyEvaluation } from '@vigil/policy-engine';
+import type { Taint } from '../masking/protection';
 import type { PolicyStore } from '../policies/policy-store';
+import type { StatementInfo } from '../sql/sql-analyzer';
 
 /** Who is running statements: what access_control and exceptions look at. */
 export interface SessionIdentity {
@@ -18,6 +20,12 @@ export interface Decision {
   evaluations: PolicyEvaluation[];
   /** Evaluations of shadow-mode policies that would have blocked. */
   wouldBlock: PolicyEvaluation[];
+  /**
+   * Set by the proxy's session under data protection: the statements as analysed and, per
+   * statement, its taint (masking/protection.ts; null when proven clean).
+   */
+  infos?: StatementInfo[] | null;
+  taints?: (Taint | null)[];
 }
 
 /** One data_protection rule as it applies to a session. */

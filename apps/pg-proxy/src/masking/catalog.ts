@@ -1,6 +1,29 @@
 import { Pool } from 'pg';
 import type { TableNames } from './masking';
 
+/** One relation of the snapshot: `kind` is pg_class.relkind (r table, p partitioned, v view, m materialized view, f foreign, S sequence). */
+export interface RelationNames extends TableNames {
+  kind: string;
+}
+
+/** What the proxy knows of a database to prove where result values come from (masking/protection.ts). */
+export interface CatalogSnapshot {
+  relations: Map<number, RelationNames>;
+  /** View or materialized view OID -> the relations (and attribute numbers; 0 = whole row) its query reads. */
+  viewDeps: Map<number, { rel: number; att: number }[]>;
+  /** Lowercase names of functions outside pg_catalog and information_schema (user-defined, extensions). */
+  userFunctions: Set<string>;
+  /** Lowercase names of pg_catalog functions. */
+  builtinFunctions: Set<string>;
+  /** Inheritance and partitioning: child OID -> parent OIDs (pg_inherits). */
+  parents: Map<number, number[]>;
+  /** When it was read (snapshots older than SNAPSHOT_TTL_MS are read again). */
+  at: number;
+}
+
+/** Objects created outside the proxy (no DDL seen) are known at the latest this long after. */
+export const SNAPSHOT_TTL_MS = 30_000;
+
 export interface CatalogOptions {
   host: string;
   port: number;
@@ -84,9 +107,116 @@ export class Catalog {
     return out;
   }
 
+  private readonly snapshots = new Map<string, { value?: CatalogSnapshot; loading?: Promise<CatalogSnapshot> }>();
+
+  /** The database's relations, view dependencies and functions when loaded (no await on the hot path). */
+  snapshotNow(database: string): CatalogSnapshot | undefined {
+    const entry = this.snapshots.get(database);
+    if (entry?.value && Date.now() - entry.value.at > SNAPSHOT_TTL_MS) entry.value = undefined;
+    return entry?.value;
+  }
+
+  /** The function's schema and name when already resolved (undefined: not yet asked). */
+  functionNameNow(database: string, oid: number): { schema: string; name: string } | null | undefined {
+    return this.functions.get(`${database}\u0000${oid}`);
+  }
+
+  /** Loads (once, shared by concurrent callers) what masking needs to prove where values come from. */
+  snapshot(database: string): Promise<CatalogSnapshot> {
+    let entry = this.snapshots.get(database);
+    if (entry?.value && Date.now() - entry.value.at <= SNAPSHOT_TTL_MS) return Promise.resolve(entry.value);
+    if (entry?.loading) return entry.loading;
+    if (!entry) this.snapshots.set(database, (entry = {}));
+    const current = entry;
+    current.loading = this.loadSnapshot(database).then(
+      (value) => {
+        if (this.snapshots.get(database) === current) current.value = value;
+        current.loading = undefined;
+        return value;
+      },
+      (error: unknown) => {
+        current.loading = undefined;
+        throw error;
+      },
+    );
+    return current.loading;
+  }
+
+  private async loadSnapshot(database: string): Promise<CatalogSnapshot> {
+    const pool = this.pool(database);
+    const [relations, deps, functions, inherits] = await Promise.all([
+      pool.query<{ oid: number; nspname: string; relname: string; relkind: string; cols: string[] | null; nums: number[] | null }>(
+        `SELECT c.oid::int8::float8 AS oid, n.nspname, c.relname, c.relkind::text AS relkind,
+                array_agg(a.attname::text ORDER BY a.attnum) FILTER (WHERE a.attnum > 0) AS cols,
+                array_agg(a.attnum::int ORDER BY a.attnum) FILTER (WHERE a.attnum > 0) AS nums
+           FROM pg_catalog.pg_class c
+           JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+           LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+          WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f', 'S')
+          GROUP BY c.oid, n.nspname, c.relname, c.relkind`,
+      ),
+      pool.query<{ view: number; rel: number; att: number }>(
+        `SELECT DISTINCT r.ev_class::int8::float8 AS view, d.refobjid::int8::float8 AS rel, d.refobjsubid AS att
+           FROM pg_catalog.pg_rewrite r
+           JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_rewrite'::regclass AND d.objid = r.oid
+                                      AND d.refclassid = 'pg_catalog.pg_class'::regclass AND d.refobjid <> r.ev_class`,
+      ),
+      pool.query<{ name: string; builtin: boolean }>(
+        `SELECT DISTINCT lower(p.proname) AS name, n.nspname = 'pg_catalog' AS builtin
+           FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+          WHERE n.nspname <> 'information_schema'`,
+      ),
+      pool.query<{ child: number; parent: number }>('SELECT inhrelid::int8::float8 AS child, inhparent::int8::float8 AS parent FROM pg_catalog.pg_inherits'),
+    ]);
+    const out: CatalogSnapshot = {
+      relations: new Map(),
+      viewDeps: new Map(),
+      userFunctions: new Set(functions.rows.filter((r) => !r.builtin).map((r) => r.name)),
+      builtinFunctions: new Set(functions.rows.filter((r) => r.builtin).map((r) => r.name)),
+      parents: new Map(),
+      at: Date.now(),
+    };
+    for (const row of inherits.rows) {
+      const child = Number(row.child);
+      const list = out.parents.get(child) ?? [];
+      list.push(Number(row.parent));
+      out.parents.set(child, list);
+    }
+    for (const row of relations.rows) {
+      const columns = new Map<number, string>();
+      (row.nums ?? []).forEach((num, i) => columns.set(Number(num), row.cols![i]!));
+      out.relations.set(Number(row.oid), { schema: row.nspname, table: row.relname, kind: row.relkind, columns });
+    }
+    for (const row of deps.rows) {
+      const view = Number(row.view);
+      let list = out.viewDeps.get(view);
+      if (!list) out.viewDeps.set(view, (list = []));
+      list.push({ rel: Number(row.rel), att: Number(row.att) });
+    }
+    return out;
+  }
+
+  /** Schema and name of a function by OID (FunctionCall), cached until DDL. */
+  async functionName(database: string, oid: number): Promise<{ schema: string; name: string } | null> {
+    const key = `${database}\u0000${oid}`;
+    const hit = this.functions.get(key);
+    if (hit !== undefined) return hit;
+    const { rows } = await this.pool(database).query<{ nspname: string; proname: string }>(
+      'SELECT n.nspname, p.proname FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace WHERE p.oid = $1::oid',
+      [oid],
+    );
+    const out = rows[0] ? { schema: rows[0].nspname, name: rows[0].proname } : null;
+    this.functions.set(key, out);
+    return out;
+  }
+
+  private readonly functions = new Map<string, { schema: string; name: string } | null>();
+
   invalidate(database: string): void {
     this.cache.delete(database);
     this.resolved.delete(database);
+    this.snapshots.delete(database);
+    for (const key of this.functions.keys()) if (key.startsWith(`${database}\u0000`)) this.functions.delete(key);
   }
 
   async close(): Promise<void> {

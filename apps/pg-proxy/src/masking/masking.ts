@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { MaskingMethod } from '@vigil/policy-engine';
 import type { ActiveMaskRule } from '../enforcement/enforcer';
 import type { FieldDescription } from '../protocol/messages';
+import type { ProtectionView, Taint } from './protection';
 
 /** Types whose values are text in both formats (binary text is its UTF-8 bytes): masked in place. */
 const TEXT_TYPES = new Set([25, 1043, 1042, 19, 705, 18]);
@@ -37,51 +38,45 @@ export interface TableNames {
   columns: Map<number, string>;
 }
 
-/**
- * The masks of a result's columns, identified by source table OID and attribute number (what
- * RowDescription carries, whatever alias the query gave), or for computed columns (table OID 0)
- * by the protected columns the expression reads.
- */
-export function planMasks(
-  fields: FieldDescription[],
-  rules: ActiveMaskRule[],
-  tables: Map<number, TableNames | null>,
-  computed: { rule: ActiveMaskRule; column: string } | undefined,
-): (ColumnMask | undefined)[] | undefined {
-  if (!rules.length) return undefined;
-  let any = false;
-  const plan = fields.map((field) => {
-    const textual = TEXT_TYPES.has(field.typeOid);
-    if (field.tableOid === 0 || field.column <= 0) {
-      if (!computed) return undefined;
-      any = true;
-      return { rule: computed.rule, column: `${field.name} (computed from ${computed.column})`, textual };
-    }
-    const names = tables.get(field.tableOid);
-    const column = names?.columns.get(field.column);
-    if (!names || !column) return undefined;
-    const table = names.table.toLowerCase();
-    const col = column.toLowerCase();
-    const rule = rules.find((r) => (r.table === '*' || r.table === table) && (r.column === '*' || r.column === col));
-    if (!rule) return undefined;
-    any = true;
-    return { rule, column: `${names.table}.${column}`, textual };
-  });
-  return any ? plan : undefined;
+/** A rule applied to a whole value whose parts are unknown: `partial` would show the end of a row or document, so it becomes `redact`. */
+function wholeValue(rule: ActiveMaskRule): ActiveMaskRule {
+  return rule.method === 'partial' ? { ...rule, method: 'redact' } : rule;
 }
 
-/** For computed output expressions: the first rule protecting a column the expressions read. */
-export function computedRule(rules: ActiveMaskRule[], computedRefs: string[], objects: string[]): { rule: ActiveMaskRule; column: string } | undefined {
-  if (!computedRefs.length) return undefined;
-  const tables = new Set(objects.map((o) => o.split('.').pop()!.toLowerCase()));
-  for (const rule of rules) {
-    if (rule.column === '*') {
-      if (tables.has(rule.table)) return { rule, column: `${rule.table}.*` };
-      continue;
+/**
+ * The masks of a result's columns (docs/proxy.md#masking). A field naming a table column (source
+ * table OID and attribute number in RowDescription, whatever alias the query gave) is masked when
+ * a rule protects that column; a field of a view or materialized view that reads protected
+ * columns, of a statistics catalog, or of a relation the catalog does not know, is masked whole.
+ * Any other field (computed, whole rows, function results) is masked whole when the statement is
+ * tainted (protection.ts), and passes only when it is proven clean.
+ */
+export function planMasks(fields: FieldDescription[], view: ProtectionView, taint: Taint | undefined): (ColumnMask | undefined)[] | undefined {
+  let any = false;
+  const plan = fields.map((field): ColumnMask | undefined => {
+    const textual = TEXT_TYPES.has(field.typeOid);
+    if (field.tableOid === 0 || field.column <= 0) {
+      if (!taint) return undefined;
+      any = true;
+      return { rule: wholeValue(taint.rule), column: `${field.name} (computed; reads ${taint.reason})`, textual };
     }
-    if (computedRefs.includes(rule.column) && (rule.table === '*' || tables.has(rule.table))) return { rule, column: rule.column };
-  }
-  return undefined;
+    const relation = view.snapshot.relations.get(field.tableOid);
+    if (!relation || view.unknown) {
+      any = true;
+      return { rule: wholeValue(view.fallback), column: `${field.name} (relation ${field.tableOid} unknown)`, textual };
+    }
+    const column = relation.columns.get(field.column) ?? String(field.column);
+    const whole = view.wholeRelations.get(field.tableOid);
+    if (whole) {
+      any = true;
+      return { rule: wholeValue(whole), column: `${relation.table}.${column}`, textual };
+    }
+    const rule = view.columns.get(field.tableOid)?.get(field.column);
+    if (!rule) return undefined;
+    any = true;
+    return { rule, column: `${relation.table}.${column}`, textual };
+  });
+  return any ? plan : undefined;
 }
 
 /** Rewrites the values of one DataRow; returns the masked count. */

@@ -385,3 +385,40 @@ export function rowsOfTag(tag: string): number | null {
   const m = /^(?:SELECT|UPDATE|DELETE|MERGE|FETCH|MOVE|COPY|INSERT \d+) (\d+)$/.exec(tag);
   return m ? Number(m[1]) : null;
 }
+
+export interface FunctionCallMessage {
+  oid: number;
+  argFormats: number[];
+  /** Argument values; null for SQL NULL. */
+  args: (Buffer | null)[];
+  resultFormat: number;
+}
+
+/** FunctionCall ('F'): the function's OID, argument formats and values, result format. */
+export function decodeFunctionCall(body: Buffer): FunctionCallMessage {
+  const r = new BodyReader(body);
+  const oid = r.uint32();
+  const nf = r.int16();
+  const argFormats: number[] = [];
+  for (let i = 0; i < nf; i++) argFormats.push(r.int16());
+  const na = r.int16();
+  const args: (Buffer | null)[] = [];
+  for (let i = 0; i < na; i++) {
+    const len = r.int32();
+    args.push(len < 0 ? null : r.bytes(len));
+  }
+  return { oid, argFormats, args, resultFormat: r.int16() };
+}
+
+/** FunctionCall ('F') with text arguments, as libpq's PQfn sends it. */
+export function functionCall(oid: number, args: (string | null)[], resultFormat = 0): Buffer {
+  const w = new MessageWriter().int32(oid).int16(1).int16(0).int16(args.length);
+  for (const a of args) {
+    if (a === null) w.int32(-1);
+    else {
+      const b = Buffer.from(a, 'utf8');
+      w.int32(b.length).bytes(b);
+    }
+  }
+  return w.int16(resultFormat).finish('F');
+}

@@ -41,6 +41,7 @@ export function proxyConfigView(config: ProxyConfig): ProxyConfigView {
     tlsContext: config.PROXY_TLS_MODE === 'disabled' ? undefined : loadTls(config.PROXY_TLS_CERT_FILE, config.PROXY_TLS_KEY_FILE),
     captureParameters: config.PROXY_CAPTURE_PARAMETERS,
     maskComputed: config.PROXY_MASK_COMPUTED,
+    functionCalls: config.PROXY_FUNCTION_CALLS,
     redactor: new Redactor(config.PROXY_REDACT_PATTERNS.map(compileRedactionPattern)),
     databaseId: (name) => ids.get(name) ?? defaultDatabaseId(name),
   };

@@ -6,10 +6,13 @@ import type { Logger } from '@vigil/platform';
 import { type CaptureBuffer, serializeRecord } from '../capture/capture-buffer';
 import type { ActiveMaskRule, Decision, Enforcer, SessionIdentity } from '../enforcement/enforcer';
 import type { Catalog } from '../masking/catalog';
-import { type ColumnMask, computedRule, maskRow, planMasks } from '../masking/masking';
+import { type ColumnMask, maskRow, planMasks } from '../masking/masking';
+import { moveTaint, plainOutputs, type ProtectionView, protectionView, readTaint, type SessionNames, sharedProtectionView, statementTaint, type Taint } from '../masking/protection';
+import { maskNotification, scrubNotice } from '../masking/scrub';
 import {
   backendKeyData,
   decodeBind,
+  decodeFunctionCall,
   decodeDataRow,
   decodeFields,
   decodeParse,
@@ -30,6 +33,7 @@ import {
   SSL_REQUEST,
 } from '../protocol/messages';
 import { mayHoldSeveralStatements, type SqlAnalyzer, type StatementInfo } from '../sql/sql-analyzer';
+import { captureQuery } from '../sql/capture-limit';
 import type { Redactor } from '../sql/redaction';
 import type { ProxyMetrics } from './proxy.metrics';
 import { openUpstream } from './upstream';
@@ -44,6 +48,10 @@ import { openUpstream } from './upstream';
 const BLOCK_SQL = "SELECT 'vigil: blocked by policy'::pg_catalog.int4";
 /** Cached Parse-time decisions are reused at Execute while the policies have not changed, this long. */
 const DECISION_REUSE_MS = 1000;
+/** Statements that define, drop or replace session-level prepared statements and cursors. */
+const SESSION_NAMES = /\b(?:prepare|deallocate|declare|close|discard)\b/i;
+/** Statements that run or define code the proxy cannot see, refused under data protection. */
+const CODE_DEFINING = new Set(['DoStmt', 'CreateFunctionStmt', 'CreateTrigStmt', 'RuleStmt', 'CreateEventTrigStmt']);
 
 export interface ProxyConfigView {
   upstreamHost: string;
@@ -56,6 +64,12 @@ export interface ProxyConfigView {
   tlsContext?: SecureContext;
   captureParameters: boolean;
   maskComputed: 'mask' | 'refuse';
+  /**
+   * Fast-path FunctionCall messages: `judge` (policies evaluate every call; while data protection
+   * applies, calls of functions that read data by themselves or are not built-in are refused) or
+   * `refuse` (every call refused).
+   */
+  functionCalls?: 'judge' | 'refuse';
   /**
    * Replaces secrets (role passwords, pgcrypto keys, configured patterns) in the query text of
    * records. Enforcement inside the proxy judges the original text; every record that leaves the
@@ -82,6 +96,8 @@ export interface SessionDeps {
 
 interface StatementState {
   text: string;
+  /** The statement's taint when judged under data protection: null proven clean, undefined not judged. */
+  taint?: Taint | null;
   decision?: { at: number; generation: number; value: Decision };
   paramCount: number;
   fields?: ReturnType<typeof decodeRowDescription>;
@@ -107,6 +123,10 @@ interface ResultState {
   decision?: Decision;
   params?: (Buffer | null)[];
   planned?: boolean;
+  /** null: proven clean; undefined: not judged under data protection (treated as tainted). */
+  taint?: Taint | null;
+  /** A fast-path FunctionCall: what the record says about it. */
+  functionCall?: Record<string, unknown>;
 }
 
 type Pending =
@@ -116,10 +136,22 @@ type Pending =
   | { kind: 'execute'; portal: PortalState | undefined; result: ResultState }
   | { kind: 'close' }
   | { kind: 'sync' }
-  | { kind: 'function' }
+  | { kind: 'function'; result: ResultState }
   | { kind: 'query'; statements: ResultState[]; index: number; blocked?: Decision['block'] };
 
 const nowNs = () => process.hrtime.bigint();
+
+/** Whether an ErrorResponse or NoticeResponse body has a context ('W') field. */
+function hasContext(body: Buffer): boolean {
+  let i = 0;
+  while (i < body.length && body[i] !== 0) {
+    if (body[i] === 0x57) return true;
+    const end = body.indexOf(0, i + 1);
+    if (end < 0) return false;
+    i = end + 1;
+  }
+  return false;
+}
 
 let isoMs = 0;
 let isoText = '';
@@ -311,7 +343,7 @@ export class Session {
   // ---------------------------------------------------------------- client -> server
 
   private readClientMessages() {
-    if (!this.server) return;
+    if (!this.server || this.held) return;
     const out: Buffer[] = [];
     let message: Message | undefined;
     while ((message = this.clientReader.next())) {
@@ -319,10 +351,63 @@ export class Session {
         out.push(message.raw);
         continue;
       }
+      const wait = this.mustWait(message);
+      if (wait) {
+        // The catalog must answer first (masking's snapshot, a FunctionCall's name): this message
+        // and everything after it wait, in order.
+        if (out.length) this.server.write(joinMessages(out));
+        this.hold(message, wait);
+        return;
+      }
       this.onClientMessage(message, out);
       if (this.phase === 'closed') return;
     }
     if (out.length) this.server.write(joinMessages(out));
+  }
+
+  private held: Message | undefined;
+
+  private hold(message: Message, wait: Promise<unknown>, round = 0) {
+    this.held = message;
+    this.client.pause();
+    void wait
+      .catch((error: unknown) => {
+        this.snapshotFailedAt = Date.now();
+        this.deps.logger.error({ err: error, session_id: this.id }, 'catalog lookup failed; treating every statement of this session as reading protected data');
+      })
+      .then(() => {
+        const next = this.held!;
+        this.held = undefined;
+        if (this.phase === 'closed' || !this.server) return;
+        // A FunctionCall waits for its name, then for the snapshot; a failed lookup is not retried here.
+        const again = round < 1 ? this.mustWait(next) : undefined;
+        if (again) return this.hold(next, again, round + 1);
+        this.client.resume();
+        try {
+          const out: Buffer[] = [];
+          this.onClientMessage(next, out);
+          if ((this.phase as string) === 'closed') return;
+          if (out.length) this.server.write(joinMessages(out));
+          this.readClientMessages();
+        } catch (error) {
+          this.deps.logger.warn({ err: error, session_id: this.id }, 'client protocol error');
+          this.fatal('08P01', `protocol violation: ${(error as Error).message}`);
+        }
+      });
+  }
+
+  /** What a message needs from the catalog before it can be judged, if anything. */
+  private mustWait(message: Message): Promise<unknown> | undefined {
+    const type = message.type;
+    if (type === 'F') {
+      const oid = message.body.readUInt32BE(0);
+      if (this.deps.catalog.functionNameNow(this.databaseName, oid) === undefined) return this.deps.catalog.functionName(this.databaseName, oid);
+    }
+    if (type !== 'Q' && type !== 'P' && type !== 'E' && type !== 'F') return undefined;
+    this.refreshMaskRules();
+    if (!this.maskRules.length || this.deps.catalog.snapshotNow(this.databaseName)) return undefined;
+    if (Date.now() - this.snapshotFailedAt < 5000) return undefined;
+    return this.deps.catalog.snapshot(this.databaseName);
   }
 
   private refreshMaskRules() {
@@ -344,25 +429,85 @@ export class Session {
       merged.wouldBlock.push(...d.wouldBlock);
       if (d.block && !merged.block) merged.block = d.block;
     }
-    const enforced = this.maskRules.filter((r) => !r.shadow);
-    // Only sessions under data protection that may meet COPY or refused expressions pay for
-    // parsing single statements here.
-    const needsParse = enforced.length && (this.deps.config.maskComputed === 'refuse' || /copy/i.test(text));
-    const analyzed = infos ?? (needsParse ? this.analyze(text) : null);
-    if (!merged.block && analyzed) {
-      for (const info of analyzed) {
-        if (info.copyTo && enforced.length) {
-          merged.block = this.proxyBlock('COPY ... TO is refused while data_protection policies apply to this database (results would bypass masking); use SELECT');
-          break;
-        }
-        if (this.deps.config.maskComputed === 'refuse' && computedRule(enforced, info.computedColumnRefs, info.objects)) {
-          merged.block = this.proxyBlock('computed expressions over protected columns are refused (PROXY_MASK_COMPUTED=refuse)');
-          break;
-        }
+    if (!this.maskRules.length) {
+      if (infos || SESSION_NAMES.test(text)) this.trackNames(infos ?? this.analyze(text));
+      return merged;
+    }
+    const enforced = this.maskRules.some((r) => !r.shadow);
+    const view = this.protectionNow();
+    // Only texts that may be tainted, define session names or COPY pay for the parser here.
+    let analyzed = infos;
+    const mayTaint = view.mayTaint(text);
+    if (!analyzed && (mayTaint || SESSION_NAMES.test(text) || (enforced && /copy/i.test(text)))) analyzed = this.deps.analyzer.analyzeNumbersBlanked(text);
+    this.trackNames(analyzed, view);
+    merged.infos = analyzed;
+    merged.taints = analyzed ? analyzed.map((info) => statementTaint(view, info, this.names) ?? null) : [mayTaint ? { rule: view.fallback, reason: 'statement not analysed' } : null];
+    if (merged.block || !enforced || !analyzed) return merged;
+    for (const [i, info] of analyzed.entries()) {
+      const taint = merged.taints[i];
+      const enforcedTaint = taint && !taint.rule.shadow ? taint : undefined;
+      let refusal: string | undefined;
+      if (info.copyTo) refusal = 'COPY ... TO is refused while data_protection policies apply to this database (results would bypass masking); use SELECT';
+      else if (CODE_DEFINING.has(Object.keys(info.node)[0]!)) refusal = `${info.type} is refused while data_protection policies apply to this session: code the proxy cannot see could copy or print protected values`;
+      else {
+        const moved = moveTaint(view, info);
+        if (moved && !moved.rule.shadow) refusal = `${info.type} would copy protected values (${moved.reason}) out of reach of masking; refused while data_protection policies apply`;
+        else if (this.deps.config.maskComputed === 'refuse' && enforcedTaint && !plainOutputs(info)) refusal = `computed expressions over protected data are refused (PROXY_MASK_COMPUTED=refuse): the statement reads ${enforcedTaint.reason}`;
+      }
+      if (refusal) {
+        merged.block = this.proxyBlock(refusal);
+        break;
       }
     }
     return merged;
   }
+
+  private protection: { view: ProtectionView; snapshot: unknown; generation: number } | undefined;
+  /** When the catalog snapshot last failed to load (masking then treats every statement as tainted). */
+  private snapshotFailedAt = 0;
+
+  /** The protection of this session's rules over the catalog snapshot (tainting everything when there is none). */
+  private protectionNow(): ProtectionView {
+    const snapshot = this.deps.catalog.snapshotNow(this.databaseName);
+    const generation = this.maskRulesGeneration;
+    const cached = this.protection;
+    if (cached && cached.snapshot === (snapshot ?? null) && cached.generation === generation) return cached.view;
+    const view = snapshot
+      ? sharedProtectionView(snapshot, this.maskRules)
+      : { ...protectionView({ relations: new Map(), viewDeps: new Map(), userFunctions: new Set(), builtinFunctions: new Set(), parents: new Map(), at: 0 }, this.maskRules), unknown: true, mayTaint: () => true };
+    this.protection = { view, snapshot: snapshot ?? null, generation };
+    return view;
+  }
+
+  /** Forgets prepared statements and cursors the statements drop (or may have replaced unseen). */
+  private trackNames(infos: StatementInfo[] | null, view?: ProtectionView) {
+    if (!infos) return;
+    for (const info of infos) {
+      if (info.deallocates !== undefined) {
+        if (info.deallocates === '') this.names.prepared.clear();
+        else this.names.prepared.delete(info.deallocates);
+      }
+      if (info.closes !== undefined) {
+        if (info.closes === '') this.names.cursors.clear();
+        else this.names.cursors.delete(info.closes);
+      }
+      // Code the proxy cannot see (DO, CALL, functions not built in, DISCARD) may prepare or
+      // declare under any name: from now on every name is unknown until defined again.
+      const unseen = view ? readTaint(view, { relations: [], functions: info.reads.functions, columns: [], bare: [] }) : info.reads.functions.length;
+      if (info.opaque || info.type === 'DISCARD' || unseen) {
+        this.names.prepared.clear();
+        this.names.cursors.clear();
+      }
+    }
+  }
+
+  /** A name the session defined, once the server accepted the statement. */
+  private defineNames(info: StatementInfo | undefined) {
+    if (info?.prepares) this.names.prepared.set(info.prepares.name, info.prepares.query);
+    if (info?.declares) this.names.cursors.set(info.declares.name, info.declares.query);
+  }
+
+  private readonly names: SessionNames = { prepared: new Map(), cursors: new Map() };
 
   private proxyBlock(message: string, code = '42501'): NonNullable<Decision['block']> {
     return { policyId: '', policyName: 'vigil-proxy', message, evaluation: undefined as never, code };
@@ -409,9 +554,7 @@ export class Session {
         out.push(message.raw);
         return;
       case 'F':
-        this.pending.push({ kind: 'function' });
-        out.push(message.raw);
-        return;
+        return this.onFunctionCall(message, out);
       case 'X':
         out.push(message.raw);
         this.server?.write(Buffer.concat(out));
@@ -432,13 +575,15 @@ export class Session {
     const infos = several ? this.analyze(text) : null;
     const decision = this.judge(text, infos);
     const startedAt = nowNs();
-    const results: ResultState[] = (infos && infos.length ? infos.map((i) => i.text) : [text]).map((t, i) => ({
-      text: t,
-      info: infos?.[i],
+    const analyzed = infos ?? decision.infos ?? null;
+    const results: ResultState[] = (analyzed && analyzed.length ? analyzed.map((i) => i.text) : [text]).map((t, i) => ({
+      text: analyzed && analyzed.length === 1 && !infos ? text : t,
+      info: analyzed?.[i],
       startedAt,
       maskedValues: 0,
       rows: 0,
       decision,
+      taint: decision.taints?.[i],
     }));
     if (!this.deps.capture.admits(this.identity.databaseId)) {
       decision.block = this.proxyBlock('audit capture is unavailable and this database is fail-closed', '53000');
@@ -458,11 +603,11 @@ export class Session {
     this.statementsCount++;
     const infos = mayHoldSeveralStatements(parsed.text) ? this.analyze(parsed.text) : null;
     const decision = this.judge(parsed.text, infos);
-    const state: StatementState = { text: parsed.text, paramCount: parsed.paramTypes.length, decision: { at: Date.now(), generation: this.deps.enforcer.store.generation, value: decision } };
+    const state: StatementState = { text: parsed.text, paramCount: parsed.paramTypes.length, decision: { at: Date.now(), generation: this.deps.enforcer.store.generation, value: decision }, taint: decision.taints?.[0] };
     this.statements.set(parsed.name, state);
     if (decision.block) {
       this.deps.metrics.blocked.inc({ kind: 'statement' });
-      const result: ResultState = { text: parsed.text, startedAt: nowNs(), maskedValues: 0, rows: 0, decision, blocked: decision.block };
+      const result: ResultState = { text: parsed.text, info: decision.infos?.[0], startedAt: nowNs(), maskedValues: 0, rows: 0, decision, blocked: decision.block };
       this.pending.push({ kind: 'parse', statementName: parsed.name, state, blocked: decision.block, result });
       out.push(parseMessage(parsed.name, BLOCK_SQL));
       return;
@@ -480,12 +625,15 @@ export class Session {
     const cached = statement?.decision;
     if (!cached || cached.generation !== this.deps.enforcer.store.generation || Date.now() - cached.at > DECISION_REUSE_MS) {
       decision = this.judge(text, mayHoldSeveralStatements(text) ? this.analyze(text) : null);
-      if (statement) statement.decision = { at: Date.now(), generation: this.deps.enforcer.store.generation, value: decision };
+      if (statement) {
+        statement.decision = { at: Date.now(), generation: this.deps.enforcer.store.generation, value: decision };
+        statement.taint = decision.taints?.[0];
+      }
     }
     if (!this.deps.capture.admits(this.identity.databaseId)) {
       decision = { ...decision!, block: this.proxyBlock('audit capture is unavailable and this database is fail-closed', '53000') };
     }
-    const result: ResultState = { text, startedAt: nowNs(), maskedValues: 0, rows: 0, decision, params: portal?.params };
+    const result: ResultState = { text, info: decision?.infos?.length === 1 ? decision.infos[0] : undefined, startedAt: nowNs(), maskedValues: 0, rows: 0, decision, params: portal?.params, taint: statement?.taint };
     if (decision?.block) {
       this.deps.metrics.blocked.inc({ kind: 'statement' });
       result.blocked = decision.block;
@@ -501,6 +649,56 @@ export class Session {
       out.push(new MessageWriter().bytes(Buffer.from('P')).cstring(portalName).finish('D'));
     }
     this.pending.push({ kind: 'execute', portal, result });
+    out.push(message.raw);
+  }
+
+  /**
+   * A fast-path FunctionCall ('F'): the function is named from the catalog by its OID and judged
+   * as the statement `SELECT schema.name($1, ...)` by the policies; while data protection applies,
+   * a call of a function that reads data by itself (query_to_xml and kin, large objects, dblink,
+   * files) or is not built in is refused, and with PROXY_FUNCTION_CALLS=refuse every call is.
+   * Every call is recorded (`statement_type: FUNCTION CALL`, `function {oid, schema, name, arguments}`).
+   */
+  private onFunctionCall(message: Message, out: Buffer[]) {
+    const call = decodeFunctionCall(message.body);
+    this.statementsCount++;
+    const named = this.deps.catalog.functionNameNow(this.databaseName, call.oid);
+    const qualified = named ? `${named.schema}.${named.name}` : `function_oid_${call.oid}`;
+    const text = `SELECT ${qualified}(${call.args.map((_, i) => `$${i + 1}`).join(', ')})`;
+    // Policies judge the call with its text arguments as literals (query_to_xml's query is one);
+    // the record keeps the placeholders, with the values only under PROXY_CAPTURE_PARAMETERS.
+    const literal = (arg: Buffer | null, i: number) => {
+      const format = call.argFormats.length === 1 ? call.argFormats[0] : (call.argFormats[i] ?? 0);
+      if (arg === null) return 'NULL';
+      return format === 0 ? `'${arg.toString('utf8').replace(/'/g, "''")}'` : `$${i + 1}`;
+    };
+    const decision = this.judge(`SELECT ${qualified}(${call.args.map(literal).join(', ')})`, null);
+    const view = this.maskRules.some((r) => !r.shadow) ? this.protectionNow() : undefined;
+    const taint = view ? (named ? readTaint(view, { relations: [], functions: [named.schema === 'pg_catalog' ? named.name.toLowerCase() : qualified.toLowerCase()], columns: [], bare: [] }) : { rule: view.fallback, reason: `function ${call.oid} (not in the catalog)` }) : undefined;
+    if (!decision.block) {
+      if (this.deps.config.functionCalls === 'refuse') decision.block = this.proxyBlock('fast-path function calls are refused by this proxy (PROXY_FUNCTION_CALLS=refuse); call the function in a statement');
+      else if (taint && !taint.rule.shadow) decision.block = this.proxyBlock(`fast-path call of ${qualified} refused while data_protection policies apply: it reads data the proxy cannot mask; call it in a statement`);
+    }
+    if (!this.deps.capture.admits(this.identity.databaseId)) decision.block = this.proxyBlock('audit capture is unavailable and this database is fail-closed', '53000');
+    const result: ResultState = {
+      text,
+      startedAt: nowNs(),
+      maskedValues: 0,
+      rows: 0,
+      decision,
+      params: call.args,
+      taint: taint ?? null,
+      functionCall: { oid: call.oid, schema: named?.schema ?? null, name: named?.name ?? null, arguments: call.args.length },
+    };
+    if (decision.block) {
+      this.deps.metrics.blocked.inc({ kind: 'statement' });
+      result.blocked = decision.block;
+      // As for a blocked query: the server fails a statement in its place (ErrorResponse, then ReadyForQuery).
+      this.pending.push({ kind: 'query', statements: [result], index: 0, blocked: decision.block });
+      out.push(queryMessage(BLOCK_SQL));
+      return;
+    }
+    this.pending.push({ kind: 'function', result });
     out.push(message.raw);
   }
 
@@ -630,8 +828,15 @@ export class Session {
   private onServerMessage(message: Message, out: Buffer[]): Promise<void> | void {
     const head = this.pending[0];
     switch (message.type) {
-      case 'N':
+      case 'N': {
+        const taint = this.protectedTaint(head, message.body);
+        out.push(taint === undefined ? message.raw : scrubNotice('N', message.body, taint.opaque));
+        return;
+      }
       case 'A':
+        // Payloads may come from any session or trigger: under data protection they are masked.
+        out.push(this.enforcedProtection() ? maskNotification(message.body) : message.raw);
+        return;
       case 'S':
         out.push(message.raw);
         return;
@@ -723,6 +928,13 @@ export class Session {
       }
       case 'E': {
         const fields = decodeFields(message.body);
+        const scrub = this.protectedTaint(head, message.body);
+        const raw = scrub === undefined ? message.raw : scrubNotice('E', message.body, scrub.opaque);
+        if (head?.kind === 'function') {
+          this.finish(head.result, { error: { code: fields.C ?? '', message: scrub === undefined ? (fields.M ?? '') : 'withheld (protected data)' } });
+          out.push(raw);
+          return;
+        }
         if (head?.kind === 'query') {
           const result = head.statements[head.index];
           if (head.blocked) {
@@ -731,10 +943,10 @@ export class Session {
             head.index = head.statements.length;
             return;
           }
-          if (result) this.finish(result, { error: { code: fields.C ?? '', message: fields.M ?? '' } });
+          if (result) this.finish(result, { error: { code: fields.C ?? '', message: scrub === undefined ? (fields.M ?? '') : 'withheld (protected data)' } });
           for (const r of head.statements.slice(head.index + 1)) this.finish(r, { error: { code: '', message: 'not executed: an earlier statement of the string failed' } });
           head.index = head.statements.length;
-          out.push(message.raw);
+          out.push(raw);
           return;
         }
         // Extended protocol: the failed request, and the server skips every message up to Sync.
@@ -752,7 +964,7 @@ export class Session {
             this.statements.delete('');
             replaced = true;
           }
-          this.finish(failed.result, { blocked, error: blocked ? { code: blocked.code ?? '42501', message: blocked.message } : { code: fields.C ?? '', message: fields.M ?? '' } });
+          this.finish(failed.result, { blocked, error: blocked ? { code: blocked.code ?? '42501', message: blocked.message } : { code: fields.C ?? '', message: scrub === undefined ? (fields.M ?? '') : 'withheld (protected data)' } });
         } else if (failed?.kind === 'parse') {
           this.finish({ text: failed.state.text, startedAt: nowNs(), maskedValues: 0, rows: 0 }, { error: { code: fields.C ?? '', message: fields.M ?? '' } });
         }
@@ -760,17 +972,19 @@ export class Session {
           const skipped = this.pending.shift()!;
           if (skipped.kind === 'execute' && skipped.result.blocked) this.finish(skipped.result, { blocked: skipped.result.blocked, error: { code: skipped.result.blocked.code ?? '42501', message: skipped.result.blocked.message } });
         }
-        if (!replaced) out.push(message.raw);
+        if (!replaced) out.push(raw);
         return;
       }
       case 'Z': {
         this.txStatus = String.fromCharCode(message.body[0]!);
         const p = this.pending.shift();
         if (p?.kind === 'query') for (const r of p.statements.slice(p.index)) this.finish(r, {});
+        if (p?.kind === 'function') this.finish(p.result, {});
         out.push(message.raw);
         return;
       }
       case 'V':
+        if (head?.kind === 'function') head.result.rows++;
         out.push(message.raw);
         return;
       default:
@@ -789,31 +1003,61 @@ export class Session {
     return undefined;
   }
 
-  /** Before the rows of an Execute: the portal's row description decides the masks. */
-  private preparePlan(result: ResultState, fields: ReturnType<typeof decodeRowDescription>): Promise<void> | void {
+  /** Before the rows of a result: its row description decides the masks (masking.ts planMasks). */
+  private preparePlan(result: ResultState, fields: ReturnType<typeof decodeRowDescription>, reloaded = false): Promise<void> | void {
     this.refreshMaskRules();
     if (!this.maskRules.length) return;
-    // Computed columns (no source table) are judged by the expressions the statement reads.
-    let computed: ReturnType<typeof computedRule>;
-    if (fields.some((f) => f.tableOid === 0)) {
-      const info = result.info ?? this.analyze(result.text)?.[0];
-      result.info = info;
-      computed = info ? computedRule(this.maskRules, info.computedColumnRefs, info.objects) : undefined;
+    if (!this.deps.catalog.snapshotNow(this.databaseName) && Date.now() - this.snapshotFailedAt >= 5000) {
+      return this.deps.catalog.snapshot(this.databaseName).then(
+        () => this.preparePlan(result, fields, reloaded),
+        (error: unknown) => {
+          this.snapshotFailedAt = Date.now();
+          this.deps.logger.error({ err: error, session_id: this.id }, 'catalog lookup failed; masking every column of this result');
+          return this.preparePlan(result, fields, true);
+        },
+      );
     }
-    const oids = [...new Set(fields.filter((f) => f.tableOid !== 0).map((f) => f.tableOid))];
-    const finish = (tables: Map<number, import('../masking/masking').TableNames | null>) => {
-      result.plan = planMasks(fields, this.maskRules, tables, computed);
-      if (result.plan?.some((m) => m?.rule.shadow)) result.shadowMask = result.plan.filter((m) => m?.rule.shadow).map((m) => m!.column);
-    };
-    if (!oids.length) return finish(new Map());
-    const known = this.deps.catalog.known(this.databaseName, oids);
-    if (known) return finish(known);
-    return this.deps.catalog.tables(this.databaseName, oids).then(finish, (error) => {
-      // Unknown columns cannot be judged: withhold every value rather than leak one.
-      this.deps.logger.error({ err: error, session_id: this.id }, 'catalog lookup failed; masking every column of this result');
-      const rule = this.maskRules.find((r) => !r.shadow) ?? this.maskRules[0]!;
-      result.plan = fields.map((f) => ({ rule: { ...rule, method: 'null' as const }, column: f.name, textual: false }));
-    });
+    const view = this.protectionNow();
+    // A relation created since the snapshot (outside the proxy): read the catalog again, once.
+    if (!reloaded && !view.unknown && fields.some((f) => f.tableOid !== 0 && !view.snapshot.relations.has(f.tableOid))) {
+      this.deps.catalog.invalidate(this.databaseName);
+      return this.preparePlan(result, fields, true);
+    }
+    const taint = result.taint === undefined ? { rule: view.fallback, reason: 'a statement not judged under data protection' } : (result.taint ?? undefined);
+    result.plan = planMasks(fields, view, taint);
+    if (result.plan?.some((m) => m?.rule.shadow)) result.shadowMask = result.plan.filter((m) => m?.rule.shadow).map((m) => m!.column);
+  }
+
+  /** Whether enforced (not shadow) data protection applies to this session now. */
+  private enforcedProtection(): boolean {
+    this.refreshMaskRules();
+    return this.maskRules.some((r) => !r.shadow);
+  }
+
+  /**
+   * For errors and notices: the taint of the statement being answered when enforced protection
+   * applies and the statement is not proven clean (undefined: relay as sent). A message from
+   * inside a function, DO block or trigger is withheld whole (`opaque`).
+   */
+  private protectedTaint(head: Pending | undefined, body: Buffer): { opaque: boolean } | undefined {
+    if (!this.enforcedProtection()) return undefined;
+    // Raised inside a function or trigger (a context field): whatever the statement, the function
+    // chose the text, and it may have read protected data.
+    if (hasContext(body)) return { opaque: true };
+    let taint: Taint | null | undefined;
+    let info: StatementInfo | undefined;
+    if (head?.kind === 'query') {
+      const r = head.statements[Math.min(head.index, head.statements.length - 1)];
+      taint = r?.taint;
+      info = r?.info;
+    } else if (head?.kind === 'execute' || head?.kind === 'function') {
+      taint = head.result.taint;
+      info = head.result.info;
+    } else if (head?.kind === 'parse') taint = head.state.taint;
+    else if (head?.kind === 'bind') taint = head.state.statement.taint;
+    else if (!head) taint = null;
+    if (taint === null) return undefined;
+    return { opaque: !taint || !!info?.opaque || /\(\)$/.test(taint.reason) };
   }
 
   // ---------------------------------------------------------------- capture
@@ -836,6 +1080,7 @@ export class Session {
     this.deps.metrics.statements.inc({ outcome: outcome.blocked ? 'blocked' : outcome.error ? 'error' : 'ok' });
     const info = result.info ?? (result.text ? this.deps.analyzer.describe(result.text) : undefined);
     if (info?.ddl) this.deps.catalog.invalidate(this.databaseName);
+    if (!outcome.error && !outcome.blocked && result.info) this.defineNames(result.info);
     const durationMs = Number(nowNs() - result.startedAt) / 1e6;
     // Statements finish while server answers are relayed (onServerMessage); the record is built
     // once the answer has been written, so the client does not wait for its capture.
@@ -852,10 +1097,11 @@ export class Session {
 
   private capture(result: ResultState, outcome: Parameters<Session['finish']>[1], info: StatementInfo | undefined, durationMs: number) {
     const rows = outcome.tag ? (rowsOfTag(outcome.tag) ?? result.rows) : result.rows;
-    const query = this.deps.config.redactor.redact(result.text).slice(0, 262_144);
+    const captured = captureQuery(this.deps.config.redactor.redact(result.text));
+    const query = captured.query;
     const details: Record<string, unknown> = {
       query,
-      statement_type: info?.type ?? null,
+      statement_type: result.functionCall ? 'FUNCTION CALL' : (info?.type ?? null),
       objects: info?.objects ?? [],
       object: info?.objects[0] ?? null,
       rows_affected: rows,
@@ -864,6 +1110,15 @@ export class Session {
     };
     // Assigned one by one: spreading temporary objects costs more than the rest of the record.
     if (outcome.tag) details.command_tag = outcome.tag;
+    if (result.functionCall) details.function = result.functionCall;
+    if (captured.capture) {
+      // The pipeline sees only the head and tail: the proxy's verdict on the whole text goes along.
+      details.query_capture = captured.capture;
+      details.proxy_verdict = {
+        evaluated: 'full_text',
+        evaluations: (result.decision?.evaluations ?? []).map((e) => ({ policy_id: e.policy_id, policy_name: e.policy_name, action_taken: e.action_taken, shadow: e.shadow ?? false, matched_conditions: e.matched_conditions })),
+      };
+    }
     if (outcome.suspended) details.portal_suspended = true;
     if (outcome.error) details.error = outcome.error;
     if (outcome.blocked) details.blocked = true;

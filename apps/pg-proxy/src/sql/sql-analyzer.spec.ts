@@ -27,6 +27,15 @@ describe('SQL analysis with the PostgreSQL parser', () => {
     expect(s!.computedColumnRefs.sort()).toEqual(['email', 'phone']);
   });
 
+  it('shares one analysis between texts differing in numbers only, never across double-quoted identifiers', () => {
+    const a = analyzer.analyzeNumbersBlanked('SELECT abalance FROM pgbench_accounts WHERE aid = 17');
+    const b = analyzer.analyzeNumbersBlanked('SELECT abalance FROM pgbench_accounts WHERE aid = 42');
+    expect(a).toBe(b);
+    expect(a![0]!.reads.relations).toEqual(['pgbench_accounts']);
+    expect(analyzer.analyzeNumbersBlanked('SELECT x FROM "secret 1"')![0]!.reads.relations).toEqual(['secret 1']);
+    expect(analyzer.analyzeNumbersBlanked("SELECT 'a 1', t1.x FROM t1")![0]!.reads.relations).toEqual(['t1']);
+  });
+
   it('answers null for text that does not parse (the server reports the error)', () => {
     expect(analyzer.analyze('SELEC 1').statements).toBeNull();
   });

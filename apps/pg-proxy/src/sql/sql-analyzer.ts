@@ -20,6 +20,42 @@ export interface StatementInfo {
   ddl: boolean;
   /** The statement's parse tree node. */
   node: Record<string, unknown>;
+  /** What the statement reads, for masking that fails closed (masking/protection.ts). */
+  reads: ReadSet;
+  /**
+   * Statements that copy values into a relation (INSERT, UPDATE, MERGE, CREATE TABLE AS,
+   * SELECT INTO): the target and what the copied values are computed from.
+   */
+  moves: Move[];
+  /** Runs code the proxy cannot see into (DO, CALL). */
+  opaque: boolean;
+  /** Session-level names: prepared statements and cursors the statement defines, uses or drops. */
+  prepares?: { name: string; query: StatementInfo | null };
+  declares?: { name: string; query: StatementInfo | null };
+  executes?: string;
+  fetches?: string;
+  /** '' for DEALLOCATE ALL / CLOSE ALL. */
+  deallocates?: string;
+  closes?: string;
+}
+
+/** Values copied into a relation by one part of a statement. */
+export interface Move {
+  target?: string;
+  reads: ReadSet;
+  /** The target's own row can be read (UPDATE, MERGE, ON CONFLICT). */
+  ownRow: boolean;
+}
+
+/** Relations, functions and columns named inside a part of a statement (lowercase, last name part). */
+export interface ReadSet {
+  relations: string[];
+  /** Function names as written, lowercase, schema-qualified when qualified (`pg_catalog.upper`). */
+  functions: string[];
+  /** Last part of every column reference; `*` for a star. */
+  columns: string[];
+  /** Single-name column references (a column, or a whole row through a table name or alias). */
+  bare: string[];
 }
 
 export interface AnalyzedText {
@@ -113,6 +149,110 @@ function computedRefs(node: unknown): string[] {
   return [...out];
 }
 
+function stringsOf(list: unknown): string[] {
+  return Array.isArray(list) ? list.map((f: any) => (f?.String?.sval !== undefined ? String(f.String.sval).toLowerCase() : f?.A_Star ? '*' : '')) : [];
+}
+
+/** Relations, functions and column references anywhere under `node`. */
+export function readSetOf(...nodes: unknown[]): ReadSet {
+  const relations = new Set<string>();
+  const functions = new Set<string>();
+  const columns = new Set<string>();
+  const bare = new Set<string>();
+  for (const node of nodes) {
+    walk(node, (key, value) => {
+      if (typeof value.relname === 'string') relations.add(value.relname.toLowerCase());
+      if (key === 'FuncCall') functions.add(stringsOf(value.funcname).join('.'));
+      if (key === 'ColumnRef') {
+        const parts = stringsOf(value.fields);
+        if (parts.length) {
+          columns.add(parts[parts.length - 1]!);
+          if (parts.length === 1) bare.add(parts[0]!);
+        }
+      }
+    });
+  }
+  return { relations: [...relations], functions: [...functions], columns: [...columns], bare: [...bare] };
+}
+
+/** Whether a node only holds constants and parameters (VALUES (1, 'x', $1)). */
+function constantOnly(node: unknown): boolean {
+  let ok = true;
+  walk(node, (key) => {
+    if (key === 'ColumnRef' || key === 'FuncCall' || key === 'SubLink' || key === 'RangeVar' || key === 'RangeSubselect' || key === 'RangeFunction') ok = false;
+  });
+  return ok;
+}
+
+/** Every copy of values into a relation anywhere in the tree (data-modifying CTEs, PREPARE, EXPLAIN ANALYZE included). */
+function allMoves(key: string, value: Record<string, any>): Move[] {
+  const out: Move[] = [];
+  const own = moveOf(key, value);
+  if (own) out.push(own);
+  walk(value, (k, v) => {
+    const m = moveOf(k, v);
+    if (m) out.push(m);
+  });
+  return out;
+}
+
+function moveOf(key: string, value: Record<string, any>): Move | undefined {
+  switch (key) {
+    case 'InsertStmt': {
+      const select = value.selectStmt?.SelectStmt;
+      const parts: unknown[] = [];
+      if (select && !(select.valuesLists && constantOnly(select.valuesLists) && !select.withClause)) parts.push(value.selectStmt);
+      if (value.onConflictClause) parts.push(value.onConflictClause);
+      if (value.withClause) parts.push(value.withClause);
+      return parts.length ? { target: value.relation?.relname?.toLowerCase(), reads: readSetOf(...parts), ownRow: !!value.onConflictClause } : undefined;
+    }
+    case 'UpdateStmt':
+      return { target: value.relation?.relname?.toLowerCase(), reads: readSetOf(value.targetList, value.fromClause, value.withClause), ownRow: true };
+    case 'MergeStmt':
+      return { target: value.relation?.relname?.toLowerCase(), reads: readSetOf(value.sourceRelation, value.mergeWhenClauses, value.withClause), ownRow: true };
+    case 'CreateTableAsStmt':
+      return value.objtype === 'OBJECT_MATVIEW' ? undefined : { target: value.into?.rel?.relname?.toLowerCase(), reads: readSetOf(value.query), ownRow: false };
+    case 'SelectStmt':
+      return value.intoClause ? { target: value.intoClause.rel?.relname?.toLowerCase(), reads: readSetOf({ ...value, intoClause: undefined }), ownRow: false } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function innerInfo(node: Record<string, any> | undefined): StatementInfo | null {
+  if (!node) return null;
+  const [key, value] = Object.entries(node)[0] as [string, Record<string, any>];
+  return describeNode(key, value, node, '');
+}
+
+function describeNode(key: string, value: Record<string, any>, stmt: Record<string, unknown>, own: string): StatementInfo {
+  const type = statementType(key, value);
+  const info: StatementInfo = {
+    text: own,
+    type,
+    objects: objectsOf(value),
+    copyTo: key === 'CopyStmt' && !value.is_from,
+    computedColumnRefs: computedRefs(stmt),
+    ddl: DDL_PREFIXES.some((p) => type.startsWith(p)),
+    node: stmt,
+    reads: readSetOf(value),
+    moves: allMoves(key, value),
+    opaque: key === 'DoStmt' || key === 'CallStmt',
+  };
+  if (key === 'PrepareStmt') info.prepares = { name: String(value.name ?? ''), query: innerInfo(value.query) };
+  if (key === 'DeclareCursorStmt') info.declares = { name: String(value.portalname ?? ''), query: innerInfo(value.query) };
+  if (key === 'ExecuteStmt') info.executes = String(value.name ?? '');
+  if (key === 'FetchStmt') info.fetches = String(value.portalname ?? '');
+  if (key === 'DeallocateStmt') info.deallocates = String(value.name ?? '');
+  if (key === 'ClosePortalStmt') info.closes = String(value.portalname ?? '');
+  if (key === 'ExplainStmt') {
+    // EXPLAIN ANALYZE runs the statement: what it would move or run counts.
+    const inner = innerInfo(value.query);
+    if (inner) info.opaque = inner.opaque;
+  }
+  return info;
+}
+
 function analyze(text: string): AnalyzedText {
   let result: { stmts?: { stmt: Record<string, unknown>; stmt_location?: number; stmt_len?: number }[] };
   try {
@@ -127,16 +267,7 @@ function analyze(text: string): AnalyzedText {
     const start = raw.stmt_location ?? 0;
     const end = raw.stmt_len ? start + raw.stmt_len : bytes.length;
     const own = bytes.toString('utf8', start, end).trim();
-    const type = statementType(key, value);
-    return {
-      text: own,
-      type,
-      objects: objectsOf(value),
-      copyTo: key === 'CopyStmt' && !value.is_from,
-      computedColumnRefs: computedRefs(raw.stmt),
-      ddl: DDL_PREFIXES.some((p) => type.startsWith(p)),
-      node: raw.stmt,
-    };
+    return describeNode(key, value, raw.stmt, own);
   });
   return { statements };
 }
@@ -166,14 +297,27 @@ export class SqlAnalyzer {
     return info && hit.statements!.length === 1 ? { ...info, text } : info;
   }
 
-  analyze(text: string): AnalyzedText {
+  /**
+   * The statements of a text for judging where values come from, shared by texts that differ only
+   * in numeric constants (pgbench's and most ORMs' simple-protocol traffic). Only numbers are
+   * blanked: that changes no relation, function or column name and no statement structure
+   * (digits inside string literals and comments stay inside them). Texts holding double-quoted
+   * identifiers (where a blanked digit would rename one) are analysed as they are.
+   */
+  analyzeNumbersBlanked(text: string): StatementInfo[] | null {
+    if (text.includes('"')) return this.analyze(text).statements;
+    const shape = text.replace(NUMBER, '0');
+    return this.analyze(shape === text ? text : `\u0001${shape}`, shape).statements;
+  }
+
+  analyze(text: string, source = text): AnalyzedText {
     const hit = this.cache.get(text);
     if (hit) {
       this.cache.delete(text);
       this.cache.set(text, hit);
       return hit;
     }
-    const out = text.length > 1_000_000 ? { statements: null } : analyze(text);
+    const out = source.length > 1_000_000 ? { statements: null } : analyze(source);
     if (text.length <= 16_384) {
       this.cache.set(text, out);
       if (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value as string);
@@ -181,6 +325,8 @@ export class SqlAnalyzer {
     return out;
   }
 }
+
+const NUMBER = /(?<![\w$.])\d+(?:\.\d+)?(?![\w$])/g;
 
 /**
  * The text with its literals blanked (quoted strings -> '', numbers -> 0): statements that differ
