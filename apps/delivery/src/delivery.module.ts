@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@vigil/database';
+import { newId } from '@vigil/domain';
 import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
 import { deliveryMigrations } from './database/migrations';
@@ -16,7 +17,7 @@ export class DeliveryModule {
       imports: [
         PlatformModule.forService(context),
         DatabaseModule.forService({ schema: DELIVERY_SCHEMA, migrations: deliveryMigrations }),
-        MessagingModule.forService(),
+        MessagingModule.forService({ newEventId: () => newId('event') }),
         WebhooksModule,
         AlertsModule,
       ],

@@ -2,6 +2,7 @@ export * from './bus';
 export * from './memory-bus';
 export * from './kafka-bus';
 export * from './outbox';
+export * from './audit-trail';
 export * from './consumer';
 export * from './messaging.module';
 export * from './metrics';
