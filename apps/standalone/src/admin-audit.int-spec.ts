@@ -55,7 +55,7 @@ describe('administrative actions are audited', () => {
   const unique = () => `${Date.now()}-${randomBytes(3).toString('hex')}`;
 
   async function createPolicy(enabled = false) {
-    const created = await api('POST', '/v1/policies', { name: `walk ${unique()}`, type: 'query_control', enabled, config: { rules: [{ name: 'r', pattern: 'DROP', action: 'log' }] } });
+    const created = await api('POST', '/v1/policies', { name: `walk ${unique()}`, type: 'query_control', databases: ['*'], enabled, config: { rules: [{ name: 'r', pattern: 'DROP', action: 'log' }] } });
     if (created.status !== 201) throw new Error(`policy: ${created.status} ${JSON.stringify(created.body)}`);
     return created.body.id as string;
   }
@@ -107,6 +107,8 @@ describe('administrative actions are audited', () => {
     token?: string | null;
     type: string;
     actor: { kind: string; id: string };
+    /** A form post answered with a redirect (to the client's URI): not followed. */
+    redirect?: 'manual';
   }
   const asAdmin = () => ({ kind: 'user', id: adminId });
 
@@ -145,7 +147,7 @@ describe('administrative actions are audited', () => {
         decision: 'approve',
       };
       const f = form(fields);
-      return { path: '/oauth/authorize', token: null, raw: f.raw, headers: { ...f.headers, cookie: page.headers.get('set-cookie')!.split(';')[0]! }, type: 'vigil.oauth.authorized', actor: asAdmin() };
+      return { path: '/oauth/authorize', token: null, raw: f.raw, headers: { ...f.headers, cookie: page.headers.get('set-cookie')!.split(';')[0]! }, type: 'vigil.oauth.authorized', actor: asAdmin(), redirect: 'manual' };
     },
     'POST /oauth/token': async () => {
       const client = await oauthClient(['client_credentials']);
@@ -158,7 +160,7 @@ describe('administrative actions are audited', () => {
       const f = form({ token: issued.body.access_token, client_id: client.client_id, client_secret: client.client_secret });
       return { path: '/oauth/revoke', token: null, ...f, type: 'vigil.token.revoked', actor: { kind: 'oauth_client', id: client.client_id } };
     },
-    'POST /v1/policies': async () => ({ path: '/v1/policies', body: { name: `walk ${unique()}`, type: 'query_control', config: { rules: [{ name: 'r', pattern: 'DROP', action: 'log' }] } }, type: 'vigil.policy.created', actor: asAdmin() }),
+    'POST /v1/policies': async () => ({ path: '/v1/policies', body: { name: `walk ${unique()}`, type: 'query_control', databases: ['*'], config: { rules: [{ name: 'r', pattern: 'DROP', action: 'log' }] } }, type: 'vigil.policy.created', actor: asAdmin() }),
     'PUT /v1/policies/:policy_id': async () => ({ path: `/v1/policies/${await createPolicy()}`, body: { description: 'changed' }, type: 'vigil.policy.updated', actor: asAdmin() }),
     'DELETE /v1/policies/:policy_id': async () => ({ path: `/v1/policies/${await createPolicy()}`, type: 'vigil.policy.deleted', actor: asAdmin() }),
     'POST /v1/policies/:policy_id/enable': async () => ({ path: `/v1/policies/${await createPolicy(false)}/enable`, type: 'vigil.policy.enabled', actor: asAdmin() }),
@@ -220,12 +222,10 @@ describe('administrative actions are audited', () => {
       }
       const call = await recipe();
       const correlationId = `walk-${++walkCount}-${unique()}`;
-      const response = await http(base, method, call.path, {
-        token: call.token === null ? undefined : (call.token ?? admin),
-        body: call.body,
-        raw: call.raw,
-        headers: { ...call.headers, 'x-correlation-id': correlationId, 'user-agent': 'audit-walk/1.0' },
-      });
+      const headers = { ...call.headers, 'x-correlation-id': correlationId, 'user-agent': 'audit-walk/1.0' };
+      const response = call.redirect
+        ? await fetch(`${base}${call.path}`, { method, redirect: 'manual', headers, body: call.raw }).then(async (r) => ({ status: r.status, body: await r.text() }))
+        : await http(base, method, call.path, { token: call.token === null ? undefined : (call.token ?? admin), body: call.body, raw: call.raw, headers });
       if (response.status >= 400) {
         failures.push(`${label}: the call in CALLS failed with ${response.status} ${JSON.stringify(response.body)?.slice(0, 200)}`);
         continue;
@@ -264,11 +264,11 @@ describe('administrative actions are audited', () => {
 
     // A change that fails (409: the name is taken) commits nothing and records nothing.
     const name = `dup ${unique()}`;
-    await api('POST', '/v1/policies', { name, type: 'query_control', config: { rules: [{ name: 'r', pattern: 'x', action: 'log' }] } });
+    await api('POST', '/v1/policies', { name, type: 'query_control', databases: ['*'], config: { rules: [{ name: 'r', pattern: 'x', action: 'log' }] } });
     const refusedId = `refused-${unique()}`;
     const refused = await http(base, 'POST', '/v1/policies', {
       token: admin,
-      body: { name, type: 'query_control', config: { rules: [{ name: 'r', pattern: 'x', action: 'log' }] } },
+      body: { name, type: 'query_control', databases: ['*'], config: { rules: [{ name: 'r', pattern: 'x', action: 'log' }] } },
       headers: { 'x-correlation-id': refusedId },
     });
     expect(refused.status).toBe(409);
@@ -327,7 +327,7 @@ describe('administrative actions are audited', () => {
     const [stored] = await auditedAs(correlationId, 0);
     const listed = await waitFor(async () => {
       const page = await api('GET', '/v1/events?type=vigil.*&per_page=100');
-      expect(page.status).toBe(200);
+      if (page.status !== 200) throw new Error(`GET /v1/events: ${page.status} ${JSON.stringify(page.body)}`);
       return (page.body.data as { id: string; type: string }[]).find((e) => e.id === stored!.id);
     }, 10_000, 'listed');
     expect(listed).toMatchObject({ type: 'vigil.database.registered', database_id: 'vigil' });
@@ -375,7 +375,7 @@ describe('administrative actions are audited', () => {
     const correlationId = `report-${unique()}`;
     const created = await http(base, 'POST', '/v1/policies', {
       token: admin,
-      body: { name: `reported ${unique()}`, type: 'query_control', config: { rules: [{ name: 'r', pattern: 'x', action: 'log' }] } },
+      body: { name: `reported ${unique()}`, type: 'query_control', databases: ['*'], config: { rules: [{ name: 'r', pattern: 'x', action: 'log' }] } },
       headers: { 'x-correlation-id': correlationId },
     });
     expect(created.status).toBe(201);
