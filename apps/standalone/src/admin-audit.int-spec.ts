@@ -326,9 +326,9 @@ describe('administrative actions are audited', () => {
     expect(created.status).toBe(201);
     const [stored] = await auditedAs(correlationId, 0);
     const listed = await waitFor(async () => {
-      const page = await api('GET', '/v1/events?type=vigil.*&per_page=100');
+      const page = await api('GET', '/v1/events?type=vigil.*&limit=1000');
       if (page.status !== 200) throw new Error(`GET /v1/events: ${page.status} ${JSON.stringify(page.body)}`);
-      return (page.body.data as { id: string; type: string }[]).find((e) => e.id === stored!.id);
+      return (page.body.events as { id: string; type: string }[]).find((e) => e.id === stored!.id);
     }, 10_000, 'listed');
     expect(listed).toMatchObject({ type: 'vigil.database.registered', database_id: 'vigil' });
     const one = await api('GET', `/v1/events/${stored!.id}`);
@@ -386,8 +386,7 @@ describe('administrative actions are audited', () => {
       const r = await api('GET', `/v1/reports/${requested.body.id}`);
       return r.body.status === 'completed' ? r.body : undefined;
     }, 60_000, 'report completed');
-    const content = await fetch(`${base}/v1/reports/${report.id}/content?format=json`, { headers: { authorization: `Bearer ${admin}` } });
-    const document = (await content.json()) as { sections: { id: string; controls: string[] }[] };
+    const document = (await api('GET', `/v1/reports/${report.id}/download?format=json`)).body as { sections: { id: string; controls: string[] }[] };
     const section = document.sections.find((s) => s.id === 'administrative_actions')!;
     expect(section).toBeDefined();
     expect(section.controls).toContain('PCI DSS 10.2.1.2');
