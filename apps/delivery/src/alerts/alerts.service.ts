@@ -88,7 +88,7 @@ export function toSnapshot(row: AlertRow): AlertSnapshot {
  * alerts are queued for the destinations that accept them in that transaction too.
  */
 /** The vigil.* event of each alert transition (docs/events.md#administrative-actions). */
-const AUDIT_TYPES: Record<string, AdminAuditType> = { acknowledge: 'vigil.alert.acknowledged', resolve: 'vigil.alert.resolved', escalate: 'vigil.alert.escalated' };
+const AUDIT_TYPES: Record<'acknowledge' | 'resolve' | 'escalate', AdminAuditType> = { acknowledge: 'vigil.alert.acknowledged', resolve: 'vigil.alert.resolved', escalate: 'vigil.alert.escalated' };
 
 @Injectable()
 export class AlertsService {
@@ -181,7 +181,7 @@ export class AlertsService {
   private async transition(
     id: string,
     from: string[],
-    verb: string,
+    verb: keyof typeof AUDIT_TYPES,
     apply: (manager: EntityManager, current: AlertRow) => Promise<AlertRow>,
     announce: AlertLifecycleType,
     previousSeverity: () => AlertSeverity | undefined = () => undefined,
@@ -195,7 +195,7 @@ export class AlertsService {
       const changed = await apply(manager, current);
       await this.announce(manager, announce, changed, previousSeverity());
       await this.audit.record(manager, {
-        type: AUDIT_TYPES[verb]!,
+        type: AUDIT_TYPES[verb],
         target: { type: 'alert', id },
         before: { status: current.status, severity: current.severity },
         after: { status: changed.status, severity: changed.severity },

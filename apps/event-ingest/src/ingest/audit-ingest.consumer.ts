@@ -27,7 +27,7 @@ export class AuditIngestConsumer implements OnModuleInit {
       decode: decodeAuditRecord,
       handle: async (manager, messages) => {
         // Batches are cut where the producer changes, so each store call has one ingested_by.
-        for (const run of runsByProducer(messages)) await this.ingest.store(manager, run.map((m) => m.value), producerOf(run[0]!.message));
+        for (const run of runsByProducer(messages)) await this.ingest.store(manager, run.values, run.ingestedBy);
       },
     });
     // vigil.* events the services wrote to their outboxes with each administrative change.
@@ -52,14 +52,14 @@ export function producerOf(message: IncomingMessage): IngestedBy {
   return { kind: 'producer', id: id ?? `kafka:${Topics.auditIngest}` };
 }
 
-function runsByProducer<T extends { message: IncomingMessage }>(messages: T[]): T[][] {
-  const runs: T[][] = [];
-  let last: string | undefined;
+function runsByProducer<T>(messages: { message: IncomingMessage; value: T }[]): { ingestedBy: IngestedBy; values: T[] }[] {
+  const runs: { key: string; ingestedBy: IngestedBy; values: T[] }[] = [];
   for (const m of messages) {
-    const key = JSON.stringify(producerOf(m.message));
-    if (key === last) runs[runs.length - 1]!.push(m);
-    else runs.push([m]);
-    last = key;
+    const ingestedBy = producerOf(m.message);
+    const key = JSON.stringify(ingestedBy);
+    const last = runs.at(-1);
+    if (last?.key === key) last.values.push(m.value);
+    else runs.push({ key, ingestedBy, values: [m.value] });
   }
   return runs;
 }

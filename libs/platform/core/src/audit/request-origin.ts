@@ -22,14 +22,11 @@ export function withRequestOrigin<T>(origin: RequestOrigin | undefined, fn: () =
   return origin ? storage.run(origin, fn) : fn();
 }
 
-/** Replaces the actor of the work in progress (auth, once a login has established who it is). */
-export function setRequestActor(actor: RequestOrigin['actor']): void {
-  const store = storage.getStore();
-  if (store) store.actor = actor;
-}
+/** Printable text only: control characters (which could forge log lines) are dropped. */
+const printable = (value: string) => [...value].filter((c) => c >= ' ' && c !== '\u007f').join('');
 
 const text = (value: unknown, max: number): string | null =>
-  typeof value === 'string' && value.length ? value.slice(0, max).replace(/[\u0000-\u001f\u007f]/g, '') : null;
+  typeof value === 'string' && value.length ? printable(value.slice(0, max)) || null : null;
 
 /** Accepts an origin from RPC meta only in its exact shape; anything else is no origin. */
 export function sanitizeRequestOrigin(value: unknown): RequestOrigin | undefined {
