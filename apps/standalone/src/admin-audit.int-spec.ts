@@ -98,6 +98,24 @@ describe('administrative actions are audited', () => {
   }
   const form = (fields: Record<string, string>) => ({ raw: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
 
+  /** The login-and-consent form of an authorization request, filled in with `password`. */
+  async function consentForm(password: string) {
+    const client = await oauthClient(['authorization_code']);
+    const challenge = createHash('sha256').update('v'.repeat(50)).digest('base64url');
+    const url = `${base}/oauth/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: 'http://127.0.0.1:8765/cb', response_type: 'code', scope: 'read:logs', code_challenge: challenge, code_challenge_method: 'S256' })}`;
+    const page = await fetch(url, { redirect: 'manual' });
+    const html = await page.text();
+    const fields = {
+      request_id: /name="request_id" value="([^"]+)"/.exec(html)![1]!,
+      csrf_token: /name="csrf_token" value="([^"]+)"/.exec(html)![1]!,
+      email: 'admin@example.com',
+      password,
+      decision: 'approve',
+    };
+    const f = form(fields);
+    return { raw: f.raw, headers: { ...f.headers, cookie: page.headers.get('set-cookie')!.split(';')[0]! } };
+  }
+
   /** One successful call of a route: what to send, and the vigil.* event it must produce. */
   interface Call {
     path: string;
@@ -134,20 +152,8 @@ describe('administrative actions are audited', () => {
     },
     'POST /v1/oauth/clients': async () => ({ path: '/v1/oauth/clients', body: { name: `walk ${unique()}`, redirect_uris: [], grant_types: ['client_credentials'], scopes: ['read:logs'] }, type: 'vigil.oauth_client.created', actor: asAdmin() }),
     'POST /oauth/authorize': async () => {
-      const client = await oauthClient(['authorization_code']);
-      const challenge = createHash('sha256').update('v'.repeat(50)).digest('base64url');
-      const url = `${base}/oauth/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: 'http://127.0.0.1:8765/cb', response_type: 'code', scope: 'read:logs', code_challenge: challenge, code_challenge_method: 'S256' })}`;
-      const page = await fetch(url, { redirect: 'manual' });
-      const html = await page.text();
-      const fields = {
-        request_id: /name="request_id" value="([^"]+)"/.exec(html)![1]!,
-        csrf_token: /name="csrf_token" value="([^"]+)"/.exec(html)![1]!,
-        email: 'admin@example.com',
-        password: system.adminPassword,
-        decision: 'approve',
-      };
-      const f = form(fields);
-      return { path: '/oauth/authorize', token: null, raw: f.raw, headers: { ...f.headers, cookie: page.headers.get('set-cookie')!.split(';')[0]! }, type: 'vigil.oauth.authorized', actor: asAdmin(), redirect: 'manual' };
+      const consent = await consentForm(system.adminPassword);
+      return { path: '/oauth/authorize', token: null, ...consent, type: 'vigil.oauth.authorized', actor: asAdmin(), redirect: 'manual' };
     },
     'POST /oauth/token': async () => {
       const client = await oauthClient(['client_credentials']);
@@ -257,6 +263,15 @@ describe('administrative actions are audited', () => {
     const [event] = await auditedAs(correlationId);
     expect(event).toMatchObject({ type: 'vigil.session.login_failed', details: { actor: { kind: 'anonymous', id: null }, subject: 'admin@example.com', reason: 'wrong_password' } });
     expect(JSON.stringify(event)).not.toContain('wrong-password');
+
+    // The OAuth consent form is a login too.
+    const consentId = `consent-fail-${unique()}`;
+    const consent = await consentForm('wrong-consent-password');
+    const retry = await fetch(`${base}/oauth/authorize`, { method: 'POST', redirect: 'manual', headers: { ...consent.headers, 'x-correlation-id': consentId }, body: consent.raw });
+    expect(retry.status).toBe(401);
+    const [consentEvent] = await auditedAs(consentId);
+    expect(consentEvent).toMatchObject({ type: 'vigil.session.login_failed', details: { subject: 'admin@example.com', reason: 'wrong_password' } });
+    expect(JSON.stringify(consentEvent)).not.toContain('wrong-consent-password');
 
     const unknownId = `login-unknown-${unique()}`;
     await http(base, 'POST', '/v1/auth/login', { body: { email: 'nobody@example.com', password: 'whatever-it-is' }, headers: { 'x-correlation-id': unknownId } });

@@ -207,6 +207,17 @@ export class OAuthService {
     const ok = await verifyPassword(user?.password_hash, String(request.password ?? ''));
     const client = await this.repo.findClient(pending.client_id);
     if (!user || !ok || !client) {
+      if (!user || !ok) {
+        // The consent form is a login too: its failures are recorded like POST /v1/auth/login's.
+        await this.dataSource.transaction((manager) =>
+          this.audit.record(manager, {
+            type: 'vigil.session.login_failed',
+            target: { type: 'user', id: user?.id ?? null },
+            subject: String(request.email ?? '').slice(0, 320),
+            reason: user ? 'wrong_password' : 'unknown_user',
+          }),
+        );
+      }
       return {
         kind: 'retry',
         request_id: pending.id,
