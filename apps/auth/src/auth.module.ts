@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@vigil/database';
+import { newId } from '@vigil/domain';
 import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
 import { ApiKeysController } from './api-keys/api-keys.controller';
@@ -28,7 +29,7 @@ export class AuthModule {
       imports: [
         PlatformModule.forService(context),
         DatabaseModule.forService(authDatabase),
-        MessagingModule.forService(),
+        MessagingModule.forService({ newEventId: () => newId('event') }),
       ],
       controllers: [AuthController, UsersController, ApiKeysController, OAuthController],
       providers: [

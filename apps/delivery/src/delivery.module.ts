@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@vigil/database';
+import { newId } from '@vigil/domain';
 import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
 import { deliveryDatabase } from './database/delivery.database';
@@ -15,7 +16,7 @@ export class DeliveryModule {
       imports: [
         PlatformModule.forService(context),
         DatabaseModule.forService(deliveryDatabase),
-        MessagingModule.forService(),
+        MessagingModule.forService({ newEventId: () => newId('event') }),
         WebhooksModule,
         AlertsModule,
       ],

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@vigil/database';
+import { newId } from '@vigil/domain';
 import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
 import { eventIngestDatabase } from './database/event-ingest.database';
@@ -25,7 +26,7 @@ export class EventIngestModule {
       imports: [
         PlatformModule.forService(context),
         DatabaseModule.forService(eventIngestDatabase),
-        MessagingModule.forService(),
+        MessagingModule.forService({ newEventId: () => newId('event') }),
         EnforcementModule,
         DatabasesModule,
         ReportsModule,

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@vigil/database';
+import { newId } from '@vigil/domain';
 import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
 import { policyDatabase } from './database/policy.database';
@@ -19,7 +20,7 @@ export class PolicyModule {
       imports: [
         PlatformModule.forService(context),
         DatabaseModule.forService(policyDatabase),
-        MessagingModule.forService(),
+        MessagingModule.forService({ newEventId: () => newId('event') }),
       ],
       controllers: [PoliciesController],
       providers: [

@@ -66,6 +66,8 @@ describe('distributed mode: Kafka and PostgreSQL', () => {
     const event = await http(system.gatewayUrl, 'GET', `/v1/events/${rows[0]!.id}`, { token });
     expect(event.status).toBe(200);
     expect(event.body).toMatchObject({ type: 'security.threat_detected', severity: 'critical', details: { threat_type: 'sql_injection' } });
+    // A producer that does not name itself is attributed to the topic.
+    expect(event.body.ingested_by).toEqual({ kind: 'producer', id: 'kafka:audit.ingest' });
   });
 
   it('sends an invalid record on audit.ingest to audit.ingest.dlq with the reason, and keeps consuming', async () => {
@@ -79,6 +81,30 @@ describe('distributed mode: Kafka and PostgreSQL', () => {
       expect.stringContaining('database_id'),
     ]);
     await waitFor(async () => (await system.db.query(`SELECT 1 FROM event_ingest.events WHERE producer_id = $1`, [after])).length === 1, 30_000, 'the valid record after them');
+    await tap.stop();
+  });
+
+  it('dead-letters the types only Vigil produces with the reason, stores none of them, and attributes records to a producer that names itself', async () => {
+    const dead: IncomingMessage[] = [];
+    const tap = await producer.subscribe({ groupId: `reserved-tap-${Date.now()}`, topics: [deadLetterTopic(Topics.auditIngest)], handler: async (m) => void dead.push(...m) });
+    const run = Date.now();
+    const reserved = ['policy.violation', 'policy.match', 'vigil.policy.created'].map((type, i) => ({ id: `reserved-${run}-${i}`, type, database_id: 'db_kafka' }));
+    const after = `named-${run}`;
+    await publish(reserved);
+    await producer.publish([
+      { topic: Topics.auditIngest, messages: [{ key: 'db_kafka', value: JSON.stringify({ id: after, type: 'database.query', database_id: 'db_kafka' }), headers: { [MessageHeaders.producer]: 'agent:billing-01' } }] },
+    ]);
+    await waitFor(() => dead.filter((m) => reserved.some((r) => m.value.includes(r.id))).length === 3, 30_000, 'three dead letters');
+    expect(dead.filter((m) => reserved.some((r) => m.value.includes(r.id))).map((m) => m.headers[MessageHeaders.deadLetterReason])).toEqual(
+      reserved.map((r) => expect.stringContaining(`"${r.type}" is reserved to Vigil`)),
+    );
+    const [stored] = await waitFor(async () => {
+      const rows = await system.db.query<{ id: string }>(`SELECT id FROM event_ingest.events WHERE producer_id = $1`, [after]);
+      return rows.length ? rows : undefined;
+    }, 30_000, 'the record after them');
+    expect(await system.db.query(`SELECT 1 FROM event_ingest.events WHERE producer_id = ANY($1::text[])`, [reserved.map((r) => r.id)])).toEqual([]);
+    const token = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
+    expect((await http(system.gatewayUrl, 'GET', `/v1/events/${stored!.id}`, { token })).body.ingested_by).toEqual({ kind: 'producer', id: 'agent:billing-01' });
     await tap.stop();
   });
 });

@@ -128,6 +128,14 @@ it('enforces a policy created over the API within a second, and the violation is
     return types.includes('database.disconnect') ? types : undefined;
   }, 10_000, 'the captured session');
   expect(events).toEqual(expect.arrayContaining(['user.login_success', 'database.connection', 'database.query', 'policy.violation', 'database.disconnect']));
+  // Captured records are attributed to the proxy; the violation derived from one, to Vigil.
+  const attribution = await system.db.query<{ type: string; ingested_by: { kind: string; id: string } }>(
+    `SELECT DISTINCT ON (type) type, ingested_by FROM event_ingest.events WHERE database_id = 'db_proxied' AND type IN ('database.query', 'policy.violation') ORDER BY type`,
+  );
+  expect(attribution).toEqual([
+    { type: 'database.query', ingested_by: { kind: 'proxy', id: expect.stringMatching(/^pg-proxy@/) } },
+    { type: 'policy.violation', ingested_by: { kind: 'system', id: 'event-ingest' } },
+  ]);
 }, 60_000);
 
 it('lets a shadow-mode policy\'s statements run and results through unmasked, records what it would have done, and enforces it within a second once switched', async () => {

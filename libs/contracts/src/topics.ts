@@ -23,6 +23,12 @@ export const Topics = {
   databaseStatus: 'database.status.v1',
   /** report.generated (ReportGeneratedSchema). Key: report id. Producer: event-ingest. */
   reportEvents: 'report.events.v1',
+  /**
+   * Administrative actions (vigil.* events, AdminAuditDetailsSchema), written to each service's
+   * outbox in the transaction of the change. Key: the changed resource's id. Producers: auth,
+   * policy, delivery, event-ingest. Consumer: event-ingest, which stores them under the envelope id.
+   */
+  adminAudit: 'vigil.audit.v1',
 } as const;
 
 export type TopicName = (typeof Topics)[keyof typeof Topics];
@@ -67,6 +73,8 @@ export const TopicSpecs: readonly TopicSpec[] = [
   { name: deadLetterTopic(Topics.databaseStatus), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },
   { name: Topics.reportEvents, partitions: 3, config: { 'retention.ms': String(7 * DAY_MS) } },
   { name: deadLetterTopic(Topics.reportEvents), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },
+  { name: Topics.adminAudit, partitions: 3, config: { 'retention.ms': String(7 * DAY_MS) } },
+  { name: deadLetterTopic(Topics.adminAudit), partitions: 1, config: { 'retention.ms': String(30 * DAY_MS) } },
 ];
 
 /** Message headers every Vigil message carries. */
@@ -76,6 +84,8 @@ export const MessageHeaders = {
   correlationId: 'vigil-correlation-id',
   /** audit.events.v1 only: the event's place in the global commit order (docs/events.md). */
   eventSequence: 'vigil-event-seq',
+  /** audit.ingest only: the internal producer's identity, recorded as `ingested_by` (e.g. `pg-proxy@host`). */
+  producer: 'vigil-producer',
   deadLetterReason: 'vigil-dlq-reason',
   deadLetterTopic: 'vigil-dlq-original-topic',
   deadLetterPartition: 'vigil-dlq-original-partition',

@@ -18,8 +18,11 @@ const COLUMNS = 'id, name, prefix, scopes, created_at, expires_at, last_used_at,
 export class ApiKeysRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  async insert(row: { id: string; name: string; prefix: string; key_hash: string; scopes: string[]; created_by: string; expires_at: string | null }): Promise<ApiKeyRow> {
-    const [inserted] = await this.dataSource.query(
+  async insert(
+    row: { id: string; name: string; prefix: string; key_hash: string; scopes: string[]; created_by: string; expires_at: string | null },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<ApiKeyRow> {
+    const [inserted] = await manager.query(
       `INSERT INTO auth.api_keys (id, name, prefix, key_hash, scopes, created_by, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
       [row.id, row.name, row.prefix, row.key_hash, row.scopes, row.created_by, row.expires_at],
@@ -39,6 +42,12 @@ export class ApiKeysRepository {
     );
     const [{ n }] = await this.dataSource.query(`SELECT count(*)::int AS n FROM auth.api_keys`);
     return { rows, total: n };
+  }
+
+  /** The key as it is, locked until the transaction ends; null when there is no such key. */
+  async lock(manager: EntityManager, id: string): Promise<ApiKeyRow | null> {
+    const rows: ApiKeyRow[] = await manager.query(`SELECT ${COLUMNS} FROM auth.api_keys WHERE id = $1 FOR UPDATE`, [id]);
+    return rows[0] ?? null;
   }
 
   /** Marks the key revoked; null when there is no such key. Revoking twice keeps the first time. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApiKeyResponse, CreateApiKeyRequest, CreatedApiKeyResponse, AccessPage, AccessPageRequest, VerifiedApiKey } from '@vigil/contracts';
 import { apiKeyDisplayPrefix, generateApiKey, isWellFormedApiKey, newId } from '@vigil/domain';
+import { AuditTrail } from '@vigil/messaging';
 import { DomainException } from '@vigil/platform';
 import { DataSource } from 'typeorm';
 import { RevocationsPublisher } from '../revocations/revocations.publisher';
@@ -29,12 +30,18 @@ export function toApiKeyResponse(row: ApiKeyRow): ApiKeyResponse {
   };
 }
 
+/** What an administrative record shows of a key: never its value or hash. */
+function auditView(row: ApiKeyRow): Record<string, unknown> {
+  return { name: row.name, prefix: row.prefix, scopes: row.scopes, expires_at: row.expires_at?.toISOString() ?? null };
+}
+
 @Injectable()
 export class ApiKeysService {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(ApiKeysRepository) private readonly keys: ApiKeysRepository,
     @Inject(RevocationsPublisher) private readonly revocations: RevocationsPublisher,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {}
 
   /** The key value leaves the service here, once; only its hash is stored. */
@@ -45,14 +52,22 @@ export class ApiKeysService {
       ]);
     }
     const key = generateApiKey();
-    const row = await this.keys.insert({
-      id: newId('apiKey'),
-      name: request.name,
-      prefix: apiKeyDisplayPrefix(key),
-      key_hash: hashApiKey(key),
-      scopes: [...new Set(request.scopes)],
-      created_by: request.created_by,
-      expires_at: request.expires_at ? new Date(request.expires_at).toISOString() : null,
+    const row = await this.dataSource.transaction(async (manager) => {
+      const inserted = await this.keys.insert(
+        {
+          id: newId('apiKey'),
+          name: request.name,
+          prefix: apiKeyDisplayPrefix(key),
+          key_hash: hashApiKey(key),
+          scopes: [...new Set(request.scopes)],
+          created_by: request.created_by,
+          expires_at: request.expires_at ? new Date(request.expires_at).toISOString() : null,
+        },
+        manager,
+      );
+      // Never the key nor its hash: the record names the key by id and prefix.
+      await this.audit.record(manager, { type: 'vigil.api_key.created', target: { type: 'api_key', id: inserted.id }, after: auditView(inserted) });
+      return inserted;
     });
     return { ...toApiKeyResponse(row), key };
   }
@@ -68,9 +83,16 @@ export class ApiKeysService {
   /** Revokes and announces it in one transaction, so every gateway replica drops the key. */
   async revoke(id: string): Promise<ApiKeyResponse> {
     return this.dataSource.transaction(async (manager) => {
-      const row = await this.keys.revoke(manager, id);
+      const before = await this.keys.lock(manager, id);
+      const row = before && (await this.keys.revoke(manager, id));
       if (!row) throw DomainException.notFound('API key', id, ApiKeysErrorCode.NotFound);
       await this.revocations.publish(manager, [{ kind: 'api_key', id: row.id, expires_at: row.expires_at?.toISOString() ?? null }]);
+      await this.audit.record(manager, {
+        type: 'vigil.api_key.revoked',
+        target: { type: 'api_key', id: row.id },
+        before: { ...auditView(before), revoked_at: before.revoked_at?.toISOString() ?? null },
+        after: { ...auditView(row), revoked_at: row.revoked_at?.toISOString() ?? null },
+      });
       return toApiKeyResponse(row);
     });
   }

@@ -41,8 +41,8 @@ const CLIENT_COLUMNS = 'client_id, name, secret_hash, redirect_uris, grant_types
 export class OAuthRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  async insertClient(row: Omit<OAuthClientRow, 'created_at'> & { created_by: string }): Promise<OAuthClientRow> {
-    const [inserted] = await this.dataSource.query(
+  async insertClient(row: Omit<OAuthClientRow, 'created_at'> & { created_by: string }, manager: EntityManager = this.dataSource.manager): Promise<OAuthClientRow> {
+    const [inserted] = await manager.query(
       `INSERT INTO auth.oauth_clients (client_id, name, secret_hash, redirect_uris, grant_types, scopes, created_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${CLIENT_COLUMNS}`,
       [row.client_id, row.name, row.secret_hash, row.redirect_uris, row.grant_types, row.scopes, row.created_by],

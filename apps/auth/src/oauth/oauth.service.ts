@@ -20,9 +20,10 @@ import {
   type TokenRequest,
 } from '@vigil/contracts';
 import { newId } from '@vigil/domain';
+import { AuditTrail } from '@vigil/messaging';
 import { CONFIG, DomainException } from '@vigil/platform';
 import { verify } from 'jsonwebtoken';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthConfig } from '../auth.service-definition';
 import { RevocationsPublisher } from '../revocations/revocations.publisher';
 import { SigningKeysService, JWT_ALGORITHM } from '../tokens/signing-keys.service';
@@ -86,6 +87,7 @@ export class OAuthService {
     @Inject(SigningKeysService) private readonly keys: SigningKeysService,
     @Inject(RevocationsPublisher) private readonly revocations: RevocationsPublisher,
     @Inject(CONFIG) private readonly config: AuthConfig,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {}
 
   // ---- clients --------------------------------------------------------------------------
@@ -99,14 +101,26 @@ export class OAuthService {
     }
     if (problems.length) throw new DomainException(422, OAuthClientsErrorCode.InvalidRedirectUri, 'Some redirect URIs cannot be registered.', problems);
     const secret = `${CLIENT_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
-    const row = await this.repo.insertClient({
-      client_id: newId('client'),
-      name: request.name,
-      secret_hash: sha256Hex(secret),
-      redirect_uris: [...new Set(request.redirect_uris)],
-      grant_types: [...new Set(request.grant_types)],
-      scopes: [...new Set(request.scopes)],
-      created_by: request.created_by,
+    const row = await this.dataSource.transaction(async (manager) => {
+      const inserted = await this.repo.insertClient(
+        {
+          client_id: newId('client'),
+          name: request.name,
+          secret_hash: sha256Hex(secret),
+          redirect_uris: [...new Set(request.redirect_uris)],
+          grant_types: [...new Set(request.grant_types)],
+          scopes: [...new Set(request.scopes)],
+          created_by: request.created_by,
+        },
+        manager,
+      );
+      // Never the secret nor its hash.
+      await this.audit.record(manager, {
+        type: 'vigil.oauth_client.created',
+        target: { type: 'oauth_client', id: inserted.client_id },
+        after: { name: inserted.name, redirect_uris: inserted.redirect_uris, grant_types: inserted.grant_types, scopes: inserted.scopes },
+      });
+      return inserted;
     });
     return { ...toClientResponse(row), client_secret: secret };
   }
@@ -148,7 +162,11 @@ export class OAuthService {
       // The token's scopes and the user's current ones both bound the grant.
       const granted = within(within(requested, request.user.scopes), user.scopes);
       if (!granted.length) return fail('invalid_scope', 'The user holds none of the requested scopes.');
-      const code = await this.issueCode(client.client_id, user.id, p.redirect_uri, granted, p.code_challenge);
+      const code = await this.dataSource.transaction(async (manager) => {
+        const issued = await this.issueCode(manager, client.client_id, user.id, p.redirect_uri!, granted, p.code_challenge!);
+        await this.auditAuthorized(manager, client.client_id, user.id, granted);
+        return issued;
+      });
       return { kind: 'redirect', location: redirectTo(p.redirect_uri, { code, state: p.state }) };
     }
 
@@ -189,6 +207,17 @@ export class OAuthService {
     const ok = await verifyPassword(user?.password_hash, String(request.password ?? ''));
     const client = await this.repo.findClient(pending.client_id);
     if (!user || !ok || !client) {
+      if (!user || !ok) {
+        // The consent form is a login too: its failures are recorded like POST /v1/auth/login's.
+        await this.dataSource.transaction((manager) =>
+          this.audit.record(manager, {
+            type: 'vigil.session.login_failed',
+            target: { type: 'user', id: user?.id ?? null },
+            subject: String(request.email ?? '').slice(0, 320),
+            reason: user ? 'wrong_password' : 'unknown_user',
+          }),
+        );
+      }
       return {
         kind: 'retry',
         request_id: pending.id,
@@ -203,13 +232,28 @@ export class OAuthService {
     if (!granted.length) {
       return finish(redirectTo(pending.redirect_uri, { error: 'invalid_scope', error_description: 'The user holds none of the requested scopes.', state: pending.state }));
     }
-    const code = await this.issueCode(pending.client_id, user.id, pending.redirect_uri, granted, pending.code_challenge);
-    return finish(redirectTo(pending.redirect_uri, { code, state: pending.state }));
+    const code = await this.dataSource.transaction(async (manager) => {
+      const issued = await this.issueCode(manager, pending.client_id, user.id, pending.redirect_uri, granted, pending.code_challenge);
+      await this.repo.completeRequest(manager, pending.id);
+      await this.auditAuthorized(manager, pending.client_id, user.id, granted);
+      return issued;
+    });
+    return { kind: 'redirect', location: redirectTo(pending.redirect_uri, { code, state: pending.state }) };
   }
 
-  private async issueCode(clientId: string, userId: string, redirectUri: string, scopes: string[], challenge: string): Promise<string> {
+  /** A user granted a client access: the user is the actor (the consent form authenticated them). */
+  private auditAuthorized(manager: EntityManager, clientId: string, userId: string, scopes: string[]) {
+    return this.audit.record(manager, {
+      type: 'vigil.oauth.authorized',
+      target: { type: 'oauth_client', id: clientId },
+      actor: { kind: 'user', id: userId },
+      after: { scopes },
+    });
+  }
+
+  private async issueCode(manager: EntityManager, clientId: string, userId: string, redirectUri: string, scopes: string[], challenge: string): Promise<string> {
     const code = `${CODE_PREFIX}${randomBytes(32).toString('base64url')}`;
-    await this.repo.insertCode(this.dataSource.manager, {
+    await this.repo.insertCode(manager, {
       code_hash: sha256Hex(code),
       client_id: clientId,
       user_id: userId,
@@ -270,6 +314,7 @@ export class OAuthService {
       const user = await this.users.findById(row.user_id, manager);
       if (!user) return invalid;
       const scopes = within(within(row.scopes, client.scopes), user.scopes);
+      await this.auditTokenIssued(manager, client.client_id, 'authorization_code', scopes, user.id);
       if (withRefresh) {
         const issued = await this.tokens.issue(user.id, scopes, { familyId: row.family_id, clientId: client.client_id }, manager);
         return { ok: true, tokens: { ...issued, scope: scopes.join(' ') } };
@@ -291,6 +336,7 @@ export class OAuthService {
     const refused = requested.filter((s) => !(Scopes as readonly string[]).includes(s) || !within([s], client.scopes).length);
     if (refused.length) return { ok: false, ...err('invalid_scope', `Scope not allowed for this client: ${refused.join(' ')}.`) };
     // No refresh token for this grant (RFC 6749 4.4.3): the client simply asks again.
+    await this.dataSource.transaction((manager) => this.auditTokenIssued(manager, client.client_id, 'client_credentials', requested, null));
     return {
       ok: true,
       tokens: {
@@ -314,7 +360,27 @@ export class OAuthService {
     return { ok: true, tokens: { ...outcome.tokens, scope: scopes.join(' ') } };
   }
 
+  /** An access token issued to a client (the refresh grant is recorded as vigil.session.refreshed). */
+  private auditTokenIssued(manager: EntityManager, clientId: string, grant: string, scopes: string[], userId: string | null) {
+    return this.audit.record(manager, {
+      type: 'vigil.oauth.token_issued',
+      target: { type: 'oauth_client', id: clientId },
+      actor: { kind: 'oauth_client', id: clientId },
+      after: { grant_type: grant, scopes, user_id: userId },
+    });
+  }
+
   // ---- revocation (RFC 7009) --------------------------------------------------------------
+
+  /** The client revoked one of its own tokens: named by session (family) id or `jti`, never by value. */
+  private auditRevoked(manager: EntityManager, clientId: string, kind: 'session' | 'access_token', id: string) {
+    return this.audit.record(manager, {
+      type: 'vigil.token.revoked',
+      target: { type: kind, id },
+      actor: { kind: 'oauth_client', id: clientId },
+      after: { revoked: true },
+    });
+  }
 
   async revoke(request: RevokeRequest): Promise<RevokeOutcome> {
     const client = await this.authenticateClient(request.client);
@@ -324,15 +390,19 @@ export class OAuthService {
     if (token.startsWith(REFRESH_TOKEN_PREFIX)) {
       await this.dataSource.transaction(async (manager) => {
         const [row] = await manager.query(`SELECT family_id, client_id FROM auth.refresh_tokens WHERE token_hash = $1`, [hashToken(token)]);
-        if (row && row.client_id === client.client_id) await this.tokens.revokeFamily(manager, row.family_id);
+        if (row && row.client_id === client.client_id) {
+          await this.tokens.revokeFamily(manager, row.family_id);
+          await this.auditRevoked(manager, client.client_id, 'session', row.family_id);
+        }
       });
       return { ok: true };
     }
     const claims = this.verifyOwnAccessToken(token);
     if (claims && claims.client_id === client.client_id && claims.jti) {
-      await this.dataSource.transaction((manager) =>
-        this.revocations.publish(manager, [{ kind: 'access_token', id: claims.jti!, expires_at: new Date(claims.exp * 1000).toISOString() }]),
-      );
+      await this.dataSource.transaction(async (manager) => {
+        await this.revocations.publish(manager, [{ kind: 'access_token', id: claims.jti!, expires_at: new Date(claims.exp * 1000).toISOString() }]);
+        await this.auditRevoked(manager, client.client_id, 'access_token', claims.jti!);
+      });
     }
     // RFC 7009 2.2: an unknown or foreign token is answered like a revoked one.
     return { ok: true };

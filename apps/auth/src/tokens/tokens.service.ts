@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { TokenResponse } from '@vigil/contracts';
 import { newId } from '@vigil/domain';
+import { AuditTrail } from '@vigil/messaging';
 import { CONFIG, DomainException } from '@vigil/platform';
 import { sign } from 'jsonwebtoken';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -50,6 +51,7 @@ export class TokensService {
     @Inject(UsersRepository) private readonly users: UsersRepository,
     @Inject(RevocationsPublisher) private readonly revocations: RevocationsPublisher,
     @Inject(CONFIG) private readonly config: AuthConfig,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {}
 
   get accessTokenTtl(): number {
@@ -101,8 +103,18 @@ export class TokensService {
       const row = await this.refreshTokens.lockByHash(manager, hashToken(rawToken));
       if (!row || row.revoked_at || row.expires_at.getTime() <= Date.now()) return { ok: false, reason: 'invalid' };
       if (row.client_id !== clientId) return { ok: false, reason: 'wrong_client' };
+      // The session's owner: the user for the first-party login, the client for an OAuth grant.
+      const actor = clientId ? { kind: 'oauth_client' as const, id: clientId } : { kind: 'user' as const, id: row.user_id };
       if (row.used_at) {
         await this.revokeFamily(manager, row.family_id);
+        // Committed with the revocation: the reuse is recorded even though the request fails.
+        await this.audit.record(manager, {
+          type: 'vigil.session.refresh_reused',
+          target: { type: 'session', id: row.family_id },
+          actor,
+          reason: 'refresh_token_reused',
+          after: { revoked: true },
+        });
         return { ok: false, reason: 'reused' };
       }
       if (narrowTo && narrowTo.some((s) => !row.scopes.includes(s))) return { ok: false, reason: 'invalid_scope' };
@@ -112,6 +124,7 @@ export class TokensService {
       const scopes = (narrowTo ?? row.scopes).filter((s) => user.scopes.includes(s) || user.scopes.includes('admin'));
       await this.refreshTokens.markUsed(manager, row.id);
       const tokens = await this.issue(row.user_id, scopes, { familyId: row.family_id, clientId }, manager);
+      await this.audit.record(manager, { type: 'vigil.session.refreshed', target: { type: 'session', id: row.family_id }, actor, after: { scopes } });
       return { ok: true, tokens, scopes };
     });
     return outcome;

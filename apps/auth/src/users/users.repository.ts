@@ -50,8 +50,8 @@ export class UsersRepository {
   }
 
   /** Inserts a user; false when the e-mail address is taken. */
-  async insert(user: UserRow): Promise<UserRow | null> {
-    const rows: UserRow[] = await this.dataSource.query(
+  async insert(user: UserRow, manager: EntityManager = this.dataSource.manager): Promise<UserRow | null> {
+    const rows: UserRow[] = await manager.query(
       `INSERT INTO auth.users (id, email, password_hash, scopes) VALUES ($1, $2, $3, $4)
        ON CONFLICT ((lower(email))) DO NOTHING RETURNING id, email, password_hash, scopes, created_at`,
       [user.id, user.email, user.password_hash, user.scopes],

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { CreateUserRequest, AccessPage, AccessPageRequest, UserResponse } from '@vigil/contracts';
 import { newId } from '@vigil/domain';
+import { AuditTrail } from '@vigil/messaging';
 import { CONFIG, DomainException, LOGGER, type Logger, StartNotices, StartRefused } from '@vigil/platform';
+import { DataSource } from 'typeorm';
 import type { AuthConfig } from '../auth.service-definition';
 import { hashPassword } from './password-hasher';
 import { type UserRow, UsersRepository } from './users.repository';
@@ -30,6 +32,8 @@ export class UsersService implements OnApplicationBootstrap {
     @Inject(CONFIG) private readonly config: AuthConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(StartNotices) private readonly notices: StartNotices,
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {}
 
   /**
@@ -65,13 +69,14 @@ export class UsersService implements OnApplicationBootstrap {
   }
 
   async create(request: CreateUserRequest): Promise<UserResponse> {
-    const row = await this.users.insert({
-      id: newId('user'),
-      email: request.email,
-      password_hash: await hashPassword(request.password),
-      scopes: [...new Set(request.scopes)],
+    const passwordHash = await hashPassword(request.password);
+    const row = await this.dataSource.transaction(async (manager) => {
+      const inserted = await this.users.insert({ id: newId('user'), email: request.email, password_hash: passwordHash, scopes: [...new Set(request.scopes)] }, manager);
+      if (!inserted) throw new DomainException(409, UsersErrorCode.EmailTaken, 'A user with this e-mail address exists.');
+      // Never the password nor its hash.
+      await this.audit.record(manager, { type: 'vigil.user.created', target: { type: 'user', id: inserted.id }, after: { email: inserted.email, scopes: inserted.scopes } });
+      return inserted;
     });
-    if (!row) throw new DomainException(409, UsersErrorCode.EmailTaken, 'A user with this e-mail address exists.');
     return toUserResponse(row);
   }
 

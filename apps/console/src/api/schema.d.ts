@@ -467,7 +467,7 @@ export interface paths {
         put?: never;
         /**
          * Ingest audit records (at most 1000 and 1 MiB); all or nothing
-         * @description Records are stored whatever their strings hold: a record holding U+0000 or a lone surrogate is stored escaped (`\` -> `\\`, U+0000 -> `\0`, lone surrogate -> `\uXXXX`) and read back as sent by the events API and the stream.
+         * @description Records are stored whatever their strings hold: a record holding U+0000 or a lone surrogate is stored escaped (`\` -> `\\`, U+0000 -> `\0`, lone surrogate -> `\uXXXX`) and read back as sent by the events API and the stream. Producers may send these types: database.query, database.connection, database.disconnect, security.threat_detected, security.anomaly, security.privilege_escalation, data.sensitive_access, data.export, user.login_failed, user.login_success. The types only Vigil produces (policy.violation, policy.match, vigil.* and audit.checkpoint) are refused: 400 with errors[].field `events[i].type`, and nothing of the request is stored. Each stored event records the credential that sent it as `ingested_by` ({kind: user | api_key | oauth_client, id}).
          */
         post: operations["EventsController_ingest"];
         delete?: never;
@@ -1658,7 +1658,7 @@ export interface components {
                     type?: "policy_violation" | "anomaly_detection" | "threshold_breach" | "classification_alert";
                 };
                 conditions: {
-                    /** @description event types of the events catalog (12 types), `prefix.*` or `*` */
+                    /** @description event types of the events catalog (48 types), `prefix.*` or `*` */
                     event_types?: string[];
                     /** @description all must hold */
                     fields?: {
@@ -1911,7 +1911,10 @@ export interface components {
         };
         EventDetailDto: {
             context: components["schemas"]["EventContextDto"];
-            /** @example db_main */
+            /**
+             * @description A monitored database, or `vigil` for events about Vigil itself (vigil.*, audit.checkpoint).
+             * @example db_main
+             */
             database_id: string;
             /** @description details.database_name when the producer sent one, else the database id. */
             database_name: string;
@@ -1919,6 +1922,8 @@ export interface components {
             details: components["schemas"]["EventDetailsDto"];
             /** @example evt_01jd6w8k2m3n4p5q6r7s8t9v0w */
             id: string;
+            /** @description Who submitted the event: the credential of POST /v1/events/ingest (user, api_key, oauth_client), the internal producer of the audit.ingest topic (producer, e.g. kafka:audit.ingest), the pg-proxy (proxy), or Vigil itself for derived and vigil.* events (system, id = the service). Null for events stored before it was recorded. */
+            ingested_by: components["schemas"]["IngestedByDto"] | null;
             /** Format: date-time */
             processed_at: string;
             /** @description The producer idempotency key, if any. */
@@ -1930,7 +1935,7 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             /** @enum {string} */
-            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success";
+            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success" | "vigil.policy.created" | "vigil.policy.updated" | "vigil.policy.deleted" | "vigil.policy.enabled" | "vigil.policy.disabled" | "vigil.api_key.created" | "vigil.api_key.revoked" | "vigil.user.created" | "vigil.oauth_client.created" | "vigil.token.revoked" | "vigil.session.login_succeeded" | "vigil.session.login_failed" | "vigil.session.refreshed" | "vigil.session.refresh_reused" | "vigil.oauth.authorized" | "vigil.oauth.token_issued" | "vigil.webhook.created" | "vigil.webhook.updated" | "vigil.webhook.deleted" | "vigil.webhook.tested" | "vigil.webhook.redelivered" | "vigil.alert_destination.created" | "vigil.alert_destination.updated" | "vigil.alert_destination.deleted" | "vigil.alert.tested" | "vigil.alert.acknowledged" | "vigil.alert.resolved" | "vigil.alert.escalated" | "vigil.database.registered" | "vigil.database.updated" | "vigil.database.deleted" | "vigil.report.requested" | "vigil.report.deleted" | "vigil.report_schedule.created" | "vigil.report_schedule.updated" | "vigil.report_schedule.deleted";
         };
         EventDetailsDto: {
             client_application?: string;
@@ -1941,7 +1946,10 @@ export interface components {
             user?: string;
         };
         EventListItemDto: {
-            /** @example db_main */
+            /**
+             * @description A monitored database, or `vigil` for events about Vigil itself (vigil.*, audit.checkpoint).
+             * @example db_main
+             */
             database_id: string;
             /** @description Keys present depend on the event; producers may add others. */
             details: components["schemas"]["EventDetailsDto"];
@@ -1952,7 +1960,7 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             /** @enum {string} */
-            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success";
+            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success" | "vigil.policy.created" | "vigil.policy.updated" | "vigil.policy.deleted" | "vigil.policy.enabled" | "vigil.policy.disabled" | "vigil.api_key.created" | "vigil.api_key.revoked" | "vigil.user.created" | "vigil.oauth_client.created" | "vigil.token.revoked" | "vigil.session.login_succeeded" | "vigil.session.login_failed" | "vigil.session.refreshed" | "vigil.session.refresh_reused" | "vigil.oauth.authorized" | "vigil.oauth.token_issued" | "vigil.webhook.created" | "vigil.webhook.updated" | "vigil.webhook.deleted" | "vigil.webhook.tested" | "vigil.webhook.redelivered" | "vigil.alert_destination.created" | "vigil.alert_destination.updated" | "vigil.alert_destination.deleted" | "vigil.alert.tested" | "vigil.alert.acknowledged" | "vigil.alert.resolved" | "vigil.alert.escalated" | "vigil.database.registered" | "vigil.database.updated" | "vigil.database.deleted" | "vigil.report.requested" | "vigil.report.deleted" | "vigil.report_schedule.created" | "vigil.report_schedule.updated" | "vigil.report_schedule.deleted";
         };
         EventsPaginationDto: {
             has_more: boolean;
@@ -1974,6 +1982,12 @@ export interface components {
              *     ]
              */
             in: string[];
+        };
+        IngestedByDto: {
+            /** @example key_01jd6w8k2m3n4p5q6r7s8t9v0w */
+            id: string;
+            /** @enum {string} */
+            kind: "user" | "api_key" | "oauth_client" | "producer" | "proxy" | "system";
         };
         IngestEventsDto: {
             /** @description Audit records, stored all or nothing: one invalid record refuses the whole request. */
@@ -2108,7 +2122,7 @@ export interface components {
                     type?: "policy_violation" | "anomaly_detection" | "threshold_breach" | "classification_alert";
                 };
                 conditions: {
-                    /** @description event types of the events catalog (12 types), `prefix.*` or `*` */
+                    /** @description event types of the events catalog (48 types), `prefix.*` or `*` */
                     event_types?: string[];
                     /** @description all must hold */
                     fields?: {
@@ -2360,7 +2374,7 @@ export interface components {
              * @default database.query
              * @enum {string}
              */
-            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success";
+            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success" | "vigil.policy.created" | "vigil.policy.updated" | "vigil.policy.deleted" | "vigil.policy.enabled" | "vigil.policy.disabled" | "vigil.api_key.created" | "vigil.api_key.revoked" | "vigil.user.created" | "vigil.oauth_client.created" | "vigil.token.revoked" | "vigil.session.login_succeeded" | "vigil.session.login_failed" | "vigil.session.refreshed" | "vigil.session.refresh_reused" | "vigil.oauth.authorized" | "vigil.oauth.token_issued" | "vigil.webhook.created" | "vigil.webhook.updated" | "vigil.webhook.deleted" | "vigil.webhook.tested" | "vigil.webhook.redelivered" | "vigil.alert_destination.created" | "vigil.alert_destination.updated" | "vigil.alert_destination.deleted" | "vigil.alert.tested" | "vigil.alert.acknowledged" | "vigil.alert.resolved" | "vigil.alert.escalated" | "vigil.database.registered" | "vigil.database.updated" | "vigil.database.deleted" | "vigil.report.requested" | "vigil.report.deleted" | "vigil.report_schedule.created" | "vigil.report_schedule.updated" | "vigil.report_schedule.deleted";
             /** @example alice */
             user?: string;
         };
@@ -2611,7 +2625,7 @@ export interface components {
                     type?: "policy_violation" | "anomaly_detection" | "threshold_breach" | "classification_alert";
                 };
                 conditions: {
-                    /** @description event types of the events catalog (12 types), `prefix.*` or `*` */
+                    /** @description event types of the events catalog (48 types), `prefix.*` or `*` */
                     event_types?: string[];
                     /** @description all must hold */
                     fields?: {
@@ -6075,7 +6089,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngestResponseDto"];
                 };
             };
-            /** @description A record is invalid; errors[].field names it (events[3].type). Nothing was stored. */
+            /** @description A record is invalid or of a type reserved to Vigil; errors[].field names it (events[3].type). Nothing was stored. */
             400: {
                 headers: {
                     [name: string]: unknown;

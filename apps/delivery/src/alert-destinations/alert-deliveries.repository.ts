@@ -176,8 +176,8 @@ export class AlertDeliveriesRepository {
   }
 
   /** A test delivery, sent inline by the caller (no due time: workers never claim it). */
-  async insertTest(id: string, destinationId: string, alert: AlertSnapshot): Promise<void> {
-    await this.dataSource.query(
+  async insertTest(id: string, destinationId: string, alert: AlertSnapshot, manager: EntityManager = this.dataSource.manager): Promise<void> {
+    await manager.query(
       `INSERT INTO delivery.alert_deliveries (id, destination_id, alert_id, severity, test, alert, status, due_at, lease_owner)
        VALUES ($1, $2, $3, $4, true, $5, 'in_flight', NULL, NULL)`,
       [id, destinationId, alert.id, alert.severity, JSON.stringify(alert)],

@@ -22,8 +22,8 @@ export class AlertDestinationsRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   /** Null when the name is taken. */
-  async insert(row: Omit<DestinationRow, 'created_at' | 'updated_at'>): Promise<DestinationRow | null> {
-    const rows: DestinationRow[] = await this.dataSource.query(
+  async insert(row: Omit<DestinationRow, 'created_at' | 'updated_at'>, manager: EntityManager = this.dataSource.manager): Promise<DestinationRow | null> {
+    const rows: DestinationRow[] = await manager.query(
       `INSERT INTO delivery.alert_destinations (id, name, enabled, settings, secrets_sealed, secrets_set)
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name) DO NOTHING RETURNING ${COLUMNS}`,
       [row.id, row.name, row.enabled, JSON.stringify(row.settings), row.secrets_sealed, row.secrets_set],
@@ -52,9 +52,9 @@ export class AlertDestinationsRepository {
   }
 
   /** 'taken' when the new name belongs to another destination. */
-  async update(row: Omit<DestinationRow, 'created_at' | 'updated_at'>): Promise<DestinationRow | null | 'taken'> {
+  async update(row: Omit<DestinationRow, 'created_at' | 'updated_at'>, manager: EntityManager = this.dataSource.manager): Promise<DestinationRow | null | 'taken'> {
     try {
-      const rows = rowsOf<DestinationRow>(await this.dataSource.query(
+      const rows = rowsOf<DestinationRow>(await manager.query(
         `UPDATE delivery.alert_destinations SET name = $2, enabled = $3, settings = $4, secrets_sealed = $5, secrets_set = $6, updated_at = now()
          WHERE id = $1 RETURNING ${COLUMNS}`,
         [row.id, row.name, row.enabled, JSON.stringify(row.settings), row.secrets_sealed, row.secrets_set],
@@ -66,9 +66,10 @@ export class AlertDestinationsRepository {
     }
   }
 
-  async delete(id: string): Promise<boolean> {
-    const rows = rowsOf<{ id: string }>(await this.dataSource.query(`DELETE FROM delivery.alert_destinations WHERE id = $1 RETURNING id`, [id]));
-    return rows.length > 0;
+  /** Deletes the destination and answers it as it was; null when there is none. */
+  async delete(id: string, manager: EntityManager = this.dataSource.manager): Promise<DestinationRow | null> {
+    const rows = rowsOf<DestinationRow>(await manager.query(`DELETE FROM delivery.alert_destinations WHERE id = $1 RETURNING ${COLUMNS}`, [id]));
+    return rows[0] ?? null;
   }
 
   /** Every enabled destination, for routing a new or escalated alert. */

@@ -12,7 +12,9 @@ import {
   type TestAlertResponse,
 } from '@vigil/contracts';
 import { newId, ulid } from '@vigil/domain';
+import { AuditTrail } from '@vigil/messaging';
 import { DomainException } from '@vigil/platform';
+import { DataSource } from 'typeorm';
 import { type AlertAttemptRow, AlertDeliveriesRepository, type AlertDeliveryRow } from './alert-deliveries.repository';
 import { AlertDestinationsRepository, type DestinationRow } from './alert-destinations.repository';
 import { sampleAlert, templateContext } from './alert-payload';
@@ -44,6 +46,11 @@ function toAttempt(row: AlertAttemptRow): AlertDeliveryAttemptResponse {
   return { attempt: row.attempt, started_at: row.started_at.toISOString(), status_code: row.status_code, latency_ms: row.latency_ms, success: row.success, error: row.error };
 }
 
+/** What an administrative record shows of a destination: its settings and which secrets are set, never their values. */
+function auditView(row: DestinationRow): Record<string, unknown> {
+  return { ...row.settings, name: row.name, enabled: row.enabled, secrets_set: row.secrets_set };
+}
+
 /** Alert destinations: every setting validated, secrets sealed, history, and the test send. */
 @Injectable()
 export class AlertDestinationsService {
@@ -52,13 +59,19 @@ export class AlertDestinationsService {
     @Inject(AlertDeliveriesRepository) private readonly deliveries: AlertDeliveriesRepository,
     @Inject(AlertSender) private readonly sender: AlertSender,
     @Inject(EgressClient) private readonly egress: EgressClient,
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {}
 
   async create(input: AlertDestinationInput): Promise<AlertDestinationResponse> {
     const merged = mergeDestination(input);
     await this.check(merged);
-    const row = await this.destinations.insert({ id: newId('destination'), ...this.toRow(merged) });
-    if (!row) throw this.nameTaken(merged.settings.name);
+    const row = await this.dataSource.transaction(async (manager) => {
+      const inserted = await this.destinations.insert({ id: newId('destination'), ...this.toRow(merged) }, manager);
+      if (!inserted) throw this.nameTaken(merged.settings.name);
+      await this.audit.record(manager, { type: 'vigil.alert_destination.created', target: { type: 'alert_destination', id: inserted.id }, after: auditView(inserted) });
+      return inserted;
+    });
     return toDestinationResponse(row);
   }
 
@@ -75,14 +88,28 @@ export class AlertDestinationsService {
     const current = await this.require(id);
     const merged = mergeDestination(changes, { settings: current.settings, secrets: this.sender.openSecrets(current.secrets_sealed) });
     await this.check(merged);
-    const row = await this.destinations.update({ id, ...this.toRow(merged) });
-    if (row === 'taken') throw this.nameTaken(merged.settings.name);
-    if (!row) throw DomainException.notFound('alert destination', id, AlertDestinationsErrorCode.DestinationNotFound);
+    const row = await this.dataSource.transaction(async (manager) => {
+      const updated = await this.destinations.update({ id, ...this.toRow(merged) }, manager);
+      if (updated === 'taken') throw this.nameTaken(merged.settings.name);
+      if (!updated) throw DomainException.notFound('alert destination', id, AlertDestinationsErrorCode.DestinationNotFound);
+      await this.audit.record(manager, {
+        type: 'vigil.alert_destination.updated',
+        target: { type: 'alert_destination', id },
+        before: auditView(current),
+        // Secrets are never shown; that one was replaced is.
+        after: { ...auditView(updated), ...(updated.secrets_sealed !== current.secrets_sealed ? { secrets_replaced: true } : {}) },
+      });
+      return updated;
+    });
     return toDestinationResponse(row);
   }
 
   async delete(id: string): Promise<{ deleted: boolean; id: string }> {
-    if (!(await this.destinations.delete(id))) throw DomainException.notFound('alert destination', id, AlertDestinationsErrorCode.DestinationNotFound);
+    await this.dataSource.transaction(async (manager) => {
+      const deleted = await this.destinations.delete(id, manager);
+      if (!deleted) throw DomainException.notFound('alert destination', id, AlertDestinationsErrorCode.DestinationNotFound);
+      await this.audit.record(manager, { type: 'vigil.alert_destination.deleted', target: { type: 'alert_destination', id }, before: auditView(deleted) });
+    });
     return { deleted: true, id };
   }
 
@@ -106,7 +133,10 @@ export class AlertDestinationsService {
     const destination = await this.require(destinationId);
     const alert = sampleAlert(newId('alert'));
     const deliveryId = `ald_${ulid()}`;
-    await this.deliveries.insertTest(deliveryId, destination.id, alert);
+    await this.dataSource.transaction(async (manager) => {
+      await this.deliveries.insertTest(deliveryId, destination.id, alert, manager);
+      await this.audit.record(manager, { type: 'vigil.alert.tested', target: { type: 'alert_destination', id: destination.id }, after: { delivery_id: deliveryId } });
+    });
     const settings = destination.settings;
     const attempts: AlertDeliveryAttemptResponse[] = [];
     const started = performance.now();

@@ -15,9 +15,10 @@ import {
   type EventEnvelope,
   type FieldError,
   Topics,
+  type AdminAuditType,
 } from '@vigil/contracts';
 import { newId, ulid } from '@vigil/domain';
-import { OutboxWriter } from '@vigil/messaging';
+import { AuditTrail, OutboxWriter } from '@vigil/messaging';
 import { CONFIG, DomainException } from '@vigil/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { AlertDeliveriesRepository } from '../alert-destinations/alert-deliveries.repository';
@@ -86,6 +87,9 @@ export function toSnapshot(row: AlertRow): AlertSnapshot {
  * Every change is announced on alert.events.v1 (outbox, same transaction) and new or escalated
  * alerts are queued for the destinations that accept them in that transaction too.
  */
+/** The vigil.* event of each alert transition (docs/events.md#administrative-actions). */
+const AUDIT_TYPES: Record<'acknowledge' | 'resolve' | 'escalate', AdminAuditType> = { acknowledge: 'vigil.alert.acknowledged', resolve: 'vigil.alert.resolved', escalate: 'vigil.alert.escalated' };
+
 @Injectable()
 export class AlertsService {
   constructor(
@@ -95,6 +99,7 @@ export class AlertsService {
     @Inject(AlertDeliveriesRepository) private readonly deliveries: AlertDeliveriesRepository,
     @Inject(OutboxWriter) private readonly outbox: OutboxWriter,
     @Inject(CONFIG) private readonly config: DeliveryConfig,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {}
 
   /**
@@ -176,7 +181,7 @@ export class AlertsService {
   private async transition(
     id: string,
     from: string[],
-    verb: string,
+    verb: keyof typeof AUDIT_TYPES,
     apply: (manager: EntityManager, current: AlertRow) => Promise<AlertRow>,
     announce: AlertLifecycleType,
     previousSeverity: () => AlertSeverity | undefined = () => undefined,
@@ -189,6 +194,12 @@ export class AlertsService {
       }
       const changed = await apply(manager, current);
       await this.announce(manager, announce, changed, previousSeverity());
+      await this.audit.record(manager, {
+        type: AUDIT_TYPES[verb],
+        target: { type: 'alert', id },
+        before: { status: current.status, severity: current.severity },
+        after: { status: changed.status, severity: changed.severity },
+      });
       return changed;
     });
     return toAlertResponse(row);

@@ -379,6 +379,8 @@ export class DeliveriesRepository {
   async requeue(
     webhookId: string,
     filter: { deliveryId?: string; statuses: DeliveryStatus[]; since?: string; until?: string },
+    /** Runs in the transaction of the requeue (the administrative record of it). */
+    alsoInTransaction?: (manager: EntityManager, requeued: string[]) => Promise<void>,
   ): Promise<string[]> {
     const rows: { id: string }[] = await this.dataSource.transaction(async (manager) => {
       const requeued = rowsOf<{ id: string }>(await manager.query(
@@ -391,6 +393,7 @@ export class DeliveriesRepository {
         [webhookId, filter.statuses, filter.deliveryId ?? null, filter.since ?? null, filter.until ?? null],
       ));
       await manager.query('SELECT pg_notify($1, $2)', [DELIVERIES_CHANNEL, '']);
+      await alsoInTransaction?.(manager, requeued.map((r) => r.id));
       return requeued;
     });
     return rows.map((r) => r.id);

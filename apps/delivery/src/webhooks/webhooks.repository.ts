@@ -33,8 +33,11 @@ const COLUMNS = 'id, url, events, form, secret_sealed, secret_key_id, descriptio
 export class WebhooksRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  async insert(row: Omit<WebhookRow, 'failing_since' | 'last_success_at' | 'created_at' | 'updated_at'>): Promise<WebhookRow> {
-    const [created]: WebhookRow[] = await this.dataSource.query(
+  async insert(
+    row: Omit<WebhookRow, 'failing_since' | 'last_success_at' | 'created_at' | 'updated_at'>,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<WebhookRow> {
+    const [created]: WebhookRow[] = await manager.query(
       `INSERT INTO delivery.webhooks (id, url, events, form, secret_sealed, secret_key_id, description, active)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
       [row.id, row.url, row.events, row.form, row.secret_sealed, row.secret_key_id, row.description, row.active],
@@ -78,9 +81,10 @@ export class WebhooksRepository {
     return rows[0] ?? null;
   }
 
-  async delete(id: string): Promise<boolean> {
-    const rows = rowsOf<{ id: string }>(await this.dataSource.query(`DELETE FROM delivery.webhooks WHERE id = $1 RETURNING id`, [id]));
-    return rows.length > 0;
+  /** Deletes the subscription and answers it as it was; null when there is none. */
+  async delete(id: string, manager: EntityManager = this.dataSource.manager): Promise<WebhookRow | null> {
+    const rows = rowsOf<WebhookRow>(await manager.query(`DELETE FROM delivery.webhooks WHERE id = $1 RETURNING ${COLUMNS}`, [id]));
+    return rows[0] ?? null;
   }
 
   async activeRouting(manager: EntityManager): Promise<RoutingRow[]> {

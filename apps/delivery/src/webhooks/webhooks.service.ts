@@ -19,8 +19,9 @@ import {
   type WebhookResponse,
 } from '@vigil/contracts';
 import { newId } from '@vigil/domain';
+import { AuditTrail } from '@vigil/messaging';
 import { DomainException, SecretBox } from '@vigil/platform';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { type AttemptRow, DeliveriesRepository, type DeliveryRow } from '../deliveries/deliveries.repository';
 import { newDeliveryId, RETRY_SCHEDULE } from '../deliveries/delivery-router';
 import type { RetrySchedule } from '../deliveries/retry-schedule';
@@ -76,6 +77,11 @@ function sampleData(type: string): Record<string, unknown> {
   return { database_id: 'db_test', severity: 'info', user: 'test_user', source_ip: '203.0.113.10', query: 'SELECT 1' };
 }
 
+/** What an administrative record shows of a subscription: never its secret. */
+function auditView(row: WebhookRow): Record<string, unknown> {
+  return { url: row.url, events: row.events, form: row.form, description: row.description, active: row.active };
+}
+
 /** Webhook subscriptions: both create forms, sealed secrets, validated patterns and targets, history and replay. */
 @Injectable()
 export class WebhooksService {
@@ -86,6 +92,7 @@ export class WebhooksService {
     @Inject(SecretBox) private readonly secrets: SecretBox,
     @Inject(EgressClient) private readonly egress: EgressClient,
     @Inject(RETRY_SCHEDULE) private readonly schedule: RetrySchedule,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {}
 
   async create(request: CreateWebhookRequest): Promise<CreatedWebhookFormA | CreatedWebhookFormB> {
@@ -93,15 +100,22 @@ export class WebhooksService {
     const events = this.checkEvents(request.events);
     await this.checkUrl(request.url);
     const secret = form === 'A' ? request.secret! : `whsec_${randomBytes(32).toString('base64url')}`;
-    const row = await this.webhooks.insert({
-      id: newId('webhook'),
-      url: request.url,
-      events,
-      form,
-      secret_sealed: this.secrets.seal(secret),
-      secret_key_id: this.secrets.currentKeyId,
-      description: request.description ?? '',
-      active: request.active ?? true,
+    const row = await this.dataSource.transaction(async (manager) => {
+      const inserted = await this.webhooks.insert(
+        {
+          id: newId('webhook'),
+          url: request.url,
+          events,
+          form,
+          secret_sealed: this.secrets.seal(secret),
+          secret_key_id: this.secrets.currentKeyId,
+          description: request.description ?? '',
+          active: request.active ?? true,
+        },
+        manager,
+      );
+      await this.audit.record(manager, { type: 'vigil.webhook.created', target: { type: 'webhook', id: inserted.id }, after: auditView(inserted) });
+      return inserted;
     });
     const view = toWebhookResponse(row);
     if (form === 'A') return { id: view.id, url: view.url, events: view.events, status: view.status, created_at: view.created_at };
@@ -123,6 +137,7 @@ export class WebhooksService {
     if (request.url !== undefined) await this.checkUrl(request.url);
     const clearFailing = request.url !== undefined || request.active === true;
     const row = await this.dataSource.transaction(async (manager) => {
+      const before = await this.webhooks.findById(request.id, manager);
       const updated = await this.webhooks.update(manager, request.id, {
         url: request.url,
         events,
@@ -131,6 +146,9 @@ export class WebhooksService {
         clearFailing,
       });
       if (updated && clearFailing && updated.active) await this.deliveries.releaseHeld(manager, [updated.id]);
+      if (updated && before) {
+        await this.audit.record(manager, { type: 'vigil.webhook.updated', target: { type: 'webhook', id: updated.id }, before: auditView(before), after: auditView(updated) });
+      }
       return updated;
     });
     if (!row) throw DomainException.notFound('webhook', request.id, WebhooksErrorCode.WebhookNotFound);
@@ -138,7 +156,11 @@ export class WebhooksService {
   }
 
   async delete(id: string): Promise<{ deleted: boolean; id: string }> {
-    if (!(await this.webhooks.delete(id))) throw DomainException.notFound('webhook', id, WebhooksErrorCode.WebhookNotFound);
+    await this.dataSource.transaction(async (manager) => {
+      const deleted = await this.webhooks.delete(id, manager);
+      if (!deleted) throw DomainException.notFound('webhook', id, WebhooksErrorCode.WebhookNotFound);
+      await this.audit.record(manager, { type: 'vigil.webhook.deleted', target: { type: 'webhook', id }, before: auditView(deleted) });
+    });
     return { deleted: true, id };
   }
 
@@ -152,13 +174,18 @@ export class WebhooksService {
     }
     const event: WebhookEvent = { id: newId('event'), type: eventType, occurred_at: new Date().toISOString(), data: sampleData(eventType), test: true };
     const deliveryId = newDeliveryId();
-    await this.dataSource.transaction((manager) =>
-      this.deliveries.insert(
+    await this.dataSource.transaction(async (manager) => {
+      await this.deliveries.insert(
         manager,
         [{ id: event.id, type: event.type, test: true, body_a: webhookBody('A', event), body_b: webhookBody('B', event) }],
         [{ id: deliveryId, webhook_id: webhook.id, event_id: event.id, event_type: event.type, test: true, held: false, delay_ms: 0 }],
-      ),
-    );
+      );
+      await this.audit.record(manager, {
+        type: 'vigil.webhook.tested',
+        target: { type: 'webhook', id: webhook.id },
+        after: { delivery_id: deliveryId, event_type: event.type },
+      });
+    });
     return { delivery_id: deliveryId, event_id: event.id, event_type: event.type, status: 'pending' };
   }
 
@@ -183,7 +210,9 @@ export class WebhooksService {
     await this.require(id);
     const existing = await this.deliveries.findOne(id, deliveryId);
     if (!existing) throw DomainException.notFound('delivery', deliveryId, WebhooksErrorCode.DeliveryNotFound);
-    await this.deliveries.requeue(id, { deliveryId, statuses: ['failed', 'succeeded', 'held'] });
+    await this.deliveries.requeue(id, { deliveryId, statuses: ['failed', 'succeeded', 'held'] }, (manager, ids) =>
+      this.auditRedelivered(manager, id, { before: { status: existing.status }, after: { delivery_id: deliveryId, requeued: ids.length > 0 } }),
+    );
     return this.delivery(id, deliveryId);
   }
 
@@ -191,8 +220,17 @@ export class WebhooksService {
   async redeliver(request: RedeliverRequest): Promise<{ redelivered: number; delivery_ids: string[] }> {
     await this.require(request.id);
     const statuses: DeliveryStatus[] = request.statuses?.length ? request.statuses : ['failed', 'held'];
-    const ids = await this.deliveries.requeue(request.id, { statuses, since: request.since, until: request.until });
+    const ids = await this.deliveries.requeue(request.id, { statuses, since: request.since, until: request.until }, (manager, requeued) =>
+      this.auditRedelivered(manager, request.id, {
+        after: { statuses, since: request.since ?? null, until: request.until ?? null, redelivered: requeued.length, delivery_ids: requeued.slice(0, 100) },
+      }),
+    );
     return { redelivered: ids.length, delivery_ids: ids.slice(0, 1000) };
+  }
+
+  /** A replay asked for, recorded with what it requeued (possibly nothing). */
+  private auditRedelivered(manager: EntityManager, webhookId: string, change: { before?: Record<string, unknown>; after: Record<string, unknown> }) {
+    return this.audit.record(manager, { type: 'vigil.webhook.redelivered', target: { type: 'webhook', id: webhookId }, before: change.before ?? null, ...change });
   }
 
   private async withAttempts(rows: DeliveryRow[]): Promise<DeliveryResponse[]> {

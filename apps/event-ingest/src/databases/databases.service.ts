@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type CreateDatabaseRequest, type DatabasePage, type DatabaseResponse, type ListDatabasesRequest, type UpdateDatabaseRequest } from '@vigil/contracts';
 import { newId } from '@vigil/domain';
+import { AuditTrail } from '@vigil/messaging';
 import { DomainException } from '@vigil/platform';
 import { inSnapshot } from '@vigil/database';
 import { DataSource } from 'typeorm';
-import { type DatabaseFields, DatabasesRepository, toDatabaseResponse } from './databases.repository';
+import { type DatabaseFields, type DatabaseRow, DatabasesRepository, toDatabaseResponse } from './databases.repository';
 
 export enum DatabasesErrorCode {
   NotFound = 'database_not_found',
@@ -18,6 +19,7 @@ export class DatabasesService {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(DatabasesRepository) private readonly repository: DatabasesRepository,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {}
 
   /**
@@ -43,6 +45,12 @@ export class DatabasesService {
         tags: dedupe(request.tags ?? []),
       };
       const row = existing ? await this.repository.register(manager, id, fields) : await this.repository.insert(manager, id, fields);
+      await this.audit.record(manager, {
+        type: 'vigil.database.registered',
+        target: { type: 'database', id },
+        before: existing ? auditView(existing) : null,
+        after: auditView(row),
+      });
       return toDatabaseResponse(row);
     });
   }
@@ -78,15 +86,26 @@ export class DatabasesService {
         description: changes.description,
         tags: changes.tags ? dedupe(changes.tags) : undefined,
       });
+      await this.audit.record(manager, { type: 'vigil.database.updated', target: { type: 'database', id }, before: auditView(existing), after: auditView(row!) });
       return toDatabaseResponse(row!);
     });
   }
 
   /** Removes the registration; its audit events stay. Events that keep arriving rediscover it. */
   async delete(id: string): Promise<{ deleted: boolean; id: string }> {
-    if (!(await this.repository.delete(this.dataSource.manager, id))) throw DomainException.notFound('database', id, DatabasesErrorCode.NotFound);
+    await this.dataSource.transaction(async (manager) => {
+      const existing = await this.repository.find(manager, id);
+      if (!existing || !(await this.repository.delete(manager, id))) throw DomainException.notFound('database', id, DatabasesErrorCode.NotFound);
+      await this.audit.record(manager, { type: 'vigil.database.deleted', target: { type: 'database', id }, before: auditView(existing) });
+    });
     return { deleted: true, id };
   }
+}
+
+/** The registration fields an administrative record shows (activity and counts left out). */
+function auditView(row: DatabaseRow): Record<string, unknown> {
+  const { name, type, host, port, database_name, environment, description, tags, status } = row;
+  return { name, type, host, port, database_name, environment, description, tags, status };
 }
 
 function dedupe(values: string[]): string[] {

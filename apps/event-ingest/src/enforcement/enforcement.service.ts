@@ -150,6 +150,8 @@ export class EnforcementService {
       details: details as AuditEvent['details'],
       context: { policy_id: evaluation.policy_id, rule_id: null, risk_score: riskScore(type, severity, d.query) },
       producer_id: null,
+      // Derived by Vigil, not submitted by the source's producer.
+      ingested_by: { kind: 'system', id: 'event-ingest' },
     } as E;
     const version = this.cache.engine.versionOf(evaluation.policy_id) ?? 1;
     const envelope = <T>(id: string, kind: string, data: T): EventEnvelope<T> => ({

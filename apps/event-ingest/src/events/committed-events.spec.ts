@@ -25,7 +25,7 @@ describe('CommittedEvents (the relay read-back saving)', () => {
     const run = window.take('10', 100);
     expect(run.map((r) => r.seq)).toEqual(['11', '12', '13']);
     // Exactly the fields the table read gives: no seq, operation or correlation id inside the event.
-    expect(Object.keys(run[0]!.event).sort()).toEqual(['context', 'database_id', 'details', 'id', 'processed_at', 'producer_id', 'severity', 'timestamp', 'type']);
+    expect(Object.keys(run[0]!.event).sort()).toEqual(['context', 'database_id', 'details', 'id', 'ingested_by', 'processed_at', 'producer_id', 'severity', 'timestamp', 'type']);
     expect(run[0]!.correlationId).toBe('corr');
     expect(window.take('10', 2).map((r) => r.seq)).toEqual(['11', '12']);
   });

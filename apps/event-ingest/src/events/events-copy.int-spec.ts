@@ -38,6 +38,7 @@ describe('storing events with COPY (PostgreSQL)', () => {
         details: { user: hostile, source_ip: '10.0.0.1', session_id: '', query: `SELECT '${hostile}'`, nested: { list: [1, 'two', null], text: hostile } } as StoredEvent['details'],
         context: { policy_id: 'pol_x', rule_id: 'rule\ty', risk_score: 42 },
         producer_id: 'producer\\id',
+        ingested_by: { kind: 'producer', id: 'tab\there\\ "x"' },
         seq: '1',
         operation: 'SELECT',
         correlation_id: null,
@@ -59,17 +60,19 @@ describe('storing events with COPY (PostgreSQL)', () => {
     ];
     await dataSource.transaction((manager) => events.insertMany(manager, stored));
     const rows = await db.query(
-      `SELECT id, user_name, source_ip, session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id, "timestamp"
+      `SELECT id, user_name, source_ip, session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id, "timestamp", ingested_by
        FROM event_ingest.events ORDER BY seq`,
     );
     expect(rows).toEqual([
       {
         id: 'evt_copy_1', user_name: hostile, source_ip: '10.0.0.1', session_id: '', producer_id: 'producer\\id', policy_id: 'pol_x', rule_id: 'rule\ty',
         risk_score: 42, details: stored[0]!.details, operation: 'SELECT', correlation_id: null, timestamp: new Date('2026-11-21T10:00:00.123Z'),
+        ingested_by: { kind: 'producer', id: 'tab\there\\ "x"' },
       },
       {
         id: 'evt_copy_2', user_name: null, source_ip: null, session_id: null, producer_id: null, policy_id: null, rule_id: null,
         risk_score: 0, details: {}, operation: null, correlation_id: 'corr', timestamp: new Date('2026-11-21T10:00:02.000Z'),
+        ingested_by: null,
       },
     ]);
     // A batch PostgreSQL refuses (here a sequence that is not a number) leaves nothing behind.

@@ -5,6 +5,7 @@ import type {
   AggregateMetric,
   AuditEvent,
   EventFilters,
+  IngestedBy,
   EventListItem,
   SequencedEvent,
 } from '@vigil/contracts';
@@ -45,10 +46,11 @@ interface EventRow {
   correlation_id: string | null;
   trace_context?: Record<string, string> | null;
   escaped: boolean;
+  ingested_by: IngestedBy | null;
 }
 
 const FULL = `seq::text AS seq, id, type, severity, database_id, "timestamp", processed_at, producer_id, policy_id, rule_id,
-  risk_score, details, correlation_id, escaped`;
+  risk_score, details, correlation_id, escaped, ingested_by`;
 const LIST = `id, type, severity, database_id, "timestamp", details, escaped`;
 
 function toEvent(row: EventRow): AuditEvent {
@@ -62,6 +64,7 @@ function toEvent(row: EventRow): AuditEvent {
     details: row.details,
     context: { policy_id: row.policy_id, rule_id: row.rule_id, risk_score: row.risk_score },
     producer_id: row.producer_id,
+    ingested_by: row.ingested_by ?? null,
     ...(row.escaped ? { escaped: true } : {}),
   };
 }
@@ -78,6 +81,7 @@ export function publishedEvent(event: StoredEvent): AuditEvent {
     details: event.details,
     context: event.context,
     producer_id: event.producer_id,
+    ingested_by: event.ingested_by ?? null,
     ...(event.escaped ? { escaped: true } : {}),
   };
 }
@@ -197,12 +201,12 @@ export class EventsRepository {
         `${e.seq}\t${copyText(e.id)}\t${copyText(e.type)}\t${copyText(e.severity)}\t${copyText(e.database_id)}\t${e.timestamp}\t${e.processed_at}\t` +
         `${copyValue(e.details.user)}\t${copyValue(e.details.source_ip)}\t${copyValue(e.details.session_id)}\t${copyValue(e.producer_id)}\t` +
         `${copyValue(e.context.policy_id)}\t${copyValue(e.context.rule_id)}\t${e.context.risk_score}\t${copyText(JSON.stringify(e.details))}\t` +
-        `${copyValue(e.operation)}\t${copyValue(e.correlation_id)}\t${traceValue}\t${e.escaped ? 't' : 'f'}\n`;
+        `${copyValue(e.operation)}\t${copyValue(e.correlation_id)}\t${traceValue}\t${e.escaped ? 't' : 'f'}\t${copyValue(e.ingested_by)}\n`;
     }
     const client = (manager.queryRunner as unknown as { databaseConnection: PoolClient }).databaseConnection;
     const stream = client.query(
       copyFrom(`COPY event_ingest.events (seq, id, type, severity, database_id, "timestamp", processed_at, user_name, source_ip,
-         session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id, trace_context, escaped) FROM STDIN`),
+         session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id, trace_context, escaped, ingested_by) FROM STDIN`),
     );
     await pipeline(Readable.from([text]), stream);
   }

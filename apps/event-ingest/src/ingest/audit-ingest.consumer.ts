@@ -1,9 +1,9 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { type AuditRecord, auditRecordValidator, Topics } from '@vigil/contracts';
-import { type Decoded, type IncomingMessage, MessagingRuntime } from '@vigil/messaging';
+import { type AdminAuditDetails, type AuditRecord, auditRecordValidator, type EventEnvelope, type IngestedBy, isReservedEventType, MessageHeaders, Topics, validateAdminAuditEnvelope } from '@vigil/contracts';
+import { type Decoded, type IncomingMessage, jsonWithHeaderId, MessagingRuntime } from '@vigil/messaging';
 import { CONFIG } from '@vigil/platform';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
-import { IngestService } from './ingest.service';
+import { IngestService, reservedTypeMessage } from './ingest.service';
 
 /**
  * Consumes `audit.ingest` from internal producers. Invalid records go to `audit.ingest.dlq` with
@@ -26,10 +26,42 @@ export class AuditIngestConsumer implements OnModuleInit {
       dedupe: 'log-position',
       decode: decodeAuditRecord,
       handle: async (manager, messages) => {
-        await this.ingest.store(manager, messages.map((m) => m.value));
+        // Batches are cut where the producer changes, so each store call has one ingested_by.
+        for (const run of runsByProducer(messages)) await this.ingest.store(manager, run.values, run.ingestedBy);
       },
     });
+    // vigil.* events the services wrote to their outboxes with each administrative change.
+    this.messaging.addConsumer<EventEnvelope<AdminAuditDetails>>({
+      name: 'event-ingest.admin-audit',
+      topics: [Topics.adminAudit],
+      decode: (message) => jsonWithHeaderId(message, (value) => validateAdminAuditEnvelope.validate(value)),
+      handle: (manager, messages) => this.ingest.storeAdminAudit(manager, messages.map((m) => m.value)),
+    });
   }
+}
+
+/**
+ * `ingested_by` of a record from audit.ingest: the pg-proxy names itself in the `vigil-producer`
+ * header (`pg-proxy@<host>`); any other internal producer is `kafka:audit.ingest` unless it names
+ * itself the same way (docs/events.md#attribution).
+ */
+export function producerOf(message: IncomingMessage): IngestedBy {
+  const named = message.headers[MessageHeaders.producer];
+  const id = typeof named === 'string' && /^[A-Za-z0-9._:@/-]{1,200}$/.test(named) ? named : undefined;
+  if (id?.startsWith('pg-proxy')) return { kind: 'proxy', id };
+  return { kind: 'producer', id: id ?? `kafka:${Topics.auditIngest}` };
+}
+
+function runsByProducer<T>(messages: { message: IncomingMessage; value: T }[]): { ingestedBy: IngestedBy; values: T[] }[] {
+  const runs: { key: string; ingestedBy: IngestedBy; values: T[] }[] = [];
+  for (const m of messages) {
+    const ingestedBy = producerOf(m.message);
+    const key = JSON.stringify(ingestedBy);
+    const last = runs.at(-1);
+    if (last?.key === key) last.values.push(m.value);
+    else runs.push({ key, ingestedBy, values: [m.value] });
+  }
+  return runs;
 }
 
 /** The message id is the record's place in the log: a redelivered message is recognised as such. */
@@ -44,5 +76,6 @@ export function decodeAuditRecord(message: IncomingMessage): Decoded<AuditRecord
   if (!result.ok) {
     return { ok: false, reason: `invalid audit record: ${result.errors.map((e) => `${e.field}: ${e.message}`).join('; ')}` };
   }
+  if (isReservedEventType(result.value.type)) return { ok: false, reason: `invalid audit record: type: ${reservedTypeMessage(result.value.type)}` };
   return { ok: true, messageId: `${message.topic}:${message.partition}:${message.offset}`, value: result.value };
 }

@@ -1,5 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AuditEventCatalog, type AuditRecord, auditRecordValidator, escapeStoredText, escapeStoredValue, type FieldError, hasUnstorableText, isUnstorableText } from '@vigil/contracts';
+import {
+  type AdminAuditDetails,
+  AuditEventCatalog,
+  type AuditRecord,
+  auditRecordValidator,
+  type EventEnvelope,
+  escapeStoredText,
+  escapeStoredValue,
+  type FieldError,
+  hasUnstorableText,
+  type IngestedBy,
+  isAdminAuditType,
+  isReservedEventType,
+  isUnstorableText,
+  VIGIL_DATABASE_ID,
+} from '@vigil/contracts';
 import { newId, riskScore } from '@vigil/domain';
 import { SpanKind } from '@opentelemetry/api';
 import { Topics } from '@vigil/contracts';
@@ -15,6 +30,11 @@ import { DatabaseMonitor } from '../databases/database-monitor.service';
 
 export enum IngestErrorCode {
   InvalidRecords = 'invalid_audit_records',
+}
+
+/** Why a producer's record of a reserved type is refused (HTTP 400 and the audit.ingest DLQ reason). */
+export function reservedTypeMessage(type: string): string {
+  return `"${type}" is reserved to Vigil and cannot be sent by producers (policy.violation, policy.match, vigil.* and audit.checkpoint are recorded by Vigil itself; see docs/events.md#types-producers-may-send)`;
 }
 
 /** Turns audit records into stored, immutable audit events and announces them on `audit.events.v1`. */
@@ -34,8 +54,9 @@ export class IngestService {
     const valid: AuditRecord[] = [];
     records.forEach((record, i) => {
       const result = auditRecordValidator.validate(record, `${field}[${i}]`);
-      if (result.ok) valid.push(result.value);
-      else errors.push(...result.errors);
+      if (!result.ok) errors.push(...result.errors);
+      else if (isReservedEventType(result.value.type)) errors.push({ field: `${field}[${i}].type`, message: reservedTypeMessage(result.value.type) });
+      else valid.push(result.value);
     });
     if (errors.length) {
       throw new DomainException(400, IngestErrorCode.InvalidRecords, 'Some audit records are invalid; none were stored.', errors.slice(0, 100));
@@ -43,15 +64,15 @@ export class IngestService {
     return valid;
   }
 
-  ingest(records: AuditRecord[]): Promise<string[]> {
-    return this.dataSource.transaction((manager) => this.store(manager, records));
+  ingest(records: AuditRecord[], ingestedBy: IngestedBy): Promise<string[]> {
+    return this.dataSource.transaction((manager) => this.store(manager, records, ingestedBy));
   }
 
   /**
    * Stores records inside the caller's transaction and returns their event ids in order. A record
    * whose producer id was accepted before gets the id it was stored under and is not stored again.
    */
-  async store(manager: EntityManager, records: AuditRecord[]): Promise<string[]> {
+  async store(manager: EntityManager, records: AuditRecord[], ingestedBy: IngestedBy): Promise<string[]> {
     const processedAt = new Date().toISOString();
     const correlationId = currentCorrelationId() ?? null;
     const ids: string[] = [];
@@ -63,7 +84,7 @@ export class IngestService {
         ids.push(known);
         continue;
       }
-      const event = this.toEvent(record, processedAt, correlationId);
+      const event = this.toEvent(record, processedAt, correlationId, ingestedBy);
       if (record.id) byProducerId.set(record.id, event.id);
       candidates.push(event);
       ids.push(event.id);
@@ -84,6 +105,44 @@ export class IngestService {
     fresh.push(...(await this.enforcement.enforce(manager, fresh)));
     // Registry activity, discovery and database.* status changes (docs/reports.md#databases).
     await this.databases.record(manager, fresh);
+    await this.append(manager, fresh);
+    return ids.map((id) => replaced.get(id) ?? id);
+  }
+
+  /**
+   * Stores vigil.* events from the services' outboxes (topic vigil.audit.v1) inside the caller's
+   * transaction, each under its envelope id: the consumer's inbox recognises a redelivery, so each
+   * is stored once. They are about Vigil, not a monitored database: no policy enforcement and no
+   * registry activity (docs/events.md#administrative-actions).
+   */
+  async storeAdminAudit(manager: EntityManager, envelopes: EventEnvelope<AdminAuditDetails>[]): Promise<void> {
+    const processedAt = new Date().toISOString();
+    const events: StoredEvent[] = envelopes
+      .filter((e) => isAdminAuditType(e.type))
+      .map((envelope) => {
+        const type = envelope.type as StoredEvent['type'];
+        const severity = AuditEventCatalog[type];
+        const details = envelope.data as unknown as StoredEvent['details'];
+        return {
+          id: envelope.id,
+          type,
+          severity,
+          database_id: VIGIL_DATABASE_ID,
+          timestamp: new Date(envelope.occurred_at).toISOString(),
+          processed_at: processedAt,
+          details,
+          context: { policy_id: null, rule_id: null, risk_score: riskScore(type, severity, undefined) },
+          producer_id: null,
+          ingested_by: { kind: 'system', id: envelope.data.service },
+          seq: '0',
+          operation: null,
+          correlation_id: envelope.correlation_id ?? envelope.data.correlation_id ?? null,
+        };
+      });
+    await this.append(manager, events);
+  }
+
+  private async append(manager: EntityManager, fresh: StoredEvent[]): Promise<void> {
     if (fresh.length) {
       // Last step before commit: the sequence row stays locked until then (docs/events.md#ordering).
       // The events table is the outbox of audit.events.v1: EventsRelay publishes by sequence.
@@ -102,7 +161,6 @@ export class IngestService {
         },
       );
     }
-    return ids.map((id) => replaced.get(id) ?? id);
   }
 
   /**
@@ -110,7 +168,7 @@ export class IngestService {
    * flagged, from here on: enforcement, registry activity, the outbox and the table all see the
    * same NUL-free form, and readers restore the original (docs/events.md#records-with-nul-characters).
    */
-  private toEvent(record: AuditRecord, processedAt: string, correlationId: string | null): StoredEvent {
+  private toEvent(record: AuditRecord, processedAt: string, correlationId: string | null, ingestedBy: IngestedBy): StoredEvent {
     const severity = record.severity ?? AuditEventCatalog[record.type];
     const escaped = hasUnstorableText(record.details) || (record.id !== undefined && isUnstorableText(record.id));
     const details = escaped ? escapeStoredValue(record.details ?? {}) : (record.details ?? {});
@@ -125,6 +183,7 @@ export class IngestService {
       details,
       context: { policy_id: null, rule_id: null, risk_score: riskScore(record.type, severity, details.query) },
       producer_id: producerId,
+      ingested_by: ingestedBy,
       ...(escaped ? { escaped: true } : {}),
       seq: '0',
       operation: operationOf(details.query),

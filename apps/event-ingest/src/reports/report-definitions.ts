@@ -1,4 +1,4 @@
-import type { ReportType, ReportTypeDescription } from '@vigil/contracts';
+import { AdminAuditTypes, type ReportType, type ReportTypeDescription } from '@vigil/contracts';
 
 /**
  * What each compliance report contains (docs/reports.md#report-types). A section is computed from
@@ -14,6 +14,7 @@ export type SectionKind =
   | 'by_type' // counts per event type and severity
   | 'by_policy' // policy violations per policy
   | 'coverage' // events per database: proof that logging ran
+  | 'admin_actions' // vigil.* events: changes made through Vigil's API, logins, with their actors
   | 'alerts'; // alerts raised: figures from the delivery service (docs/reports.md#alerts)
 
 export interface SectionFilter {
@@ -81,6 +82,21 @@ const coverage = (controls: string[]): SectionDefinition => ({
   filter: {},
 });
 
+/**
+ * Administrative actions in Vigil itself (vigil.* events, docs/events.md#administrative-actions):
+ * who changed policies, credentials, destinations, registrations, reports; logins and their
+ * failures. Not limited to the report's databases: they are about Vigil, not a database.
+ */
+const adminActions = (controls: string[]): SectionDefinition => ({
+  id: 'administrative_actions',
+  title: 'Administrative actions in Vigil',
+  controls,
+  description:
+    'Every change made through Vigil\'s API (policies, API keys, users, OAuth clients, webhooks, alert destinations, databases, reports and schedules, alert handling), and every Vigil login, failed login and refresh-token reuse, with the actor, source address and changed fields (vigil.* events).',
+  kind: 'admin_actions',
+  filter: { types: AdminAuditTypes },
+});
+
 export const ReportDefinitions: Record<ReportType, ReportDefinition> = {
   pci_dss: {
     type: 'pci_dss',
@@ -114,6 +130,7 @@ export const ReportDefinitions: Record<ReportType, ReportDefinition> = {
       },
       violations(['PCI DSS 10.4.1', 'PCI DSS 10.7.2']),
       alerts(['PCI DSS 10.4.3', 'PCI DSS 10.7.3'], 'evidence that exceptions and anomalies found in the review, and failures of security controls, were responded to.'),
+      adminActions(['PCI DSS 10.2.1.2', 'PCI DSS 10.2.1.4', 'PCI DSS 10.2.2']),
       coverage(['PCI DSS 10.2.1', 'PCI DSS 10.3.3', 'PCI DSS 10.5.1']),
     ],
   },

@@ -195,6 +195,34 @@ export class ReportGenerator {
         out.truncated = rows.length > ROW_LIMIT;
         return out;
       }
+      case 'admin_actions': {
+        // Newest first, each type read from the (type, timestamp) index; the report's database scope
+        // does not apply: these are actions on Vigil itself.
+        type Row = { timestamp: Date; id: string; type: string; details: { actor?: { kind?: string; id?: string | null }; source_ip?: string | null; target?: { type?: string; id?: string | null } } };
+        const rows: Row[] = [];
+        for (const type of section.filter.types ?? []) {
+          rows.push(
+            ...((await manager.query(
+              `SELECT "timestamp", id, type, details FROM ${EVENTS} WHERE "timestamp" >= $1 AND "timestamp" < $2 AND type = $3
+               ORDER BY "timestamp" DESC, id DESC LIMIT ${ROW_LIMIT + 1}`,
+              [scope.period_start, scope.period_end, type],
+            )) as Row[]),
+          );
+        }
+        const [m] = await manager.query(
+          `SELECT count(*)::bigint AS events, count(DISTINCT details->'actor')::bigint AS actors FROM ${EVENTS}
+           WHERE "timestamp" >= $1 AND "timestamp" < $2 AND type = ANY($3::text[])`,
+          [scope.period_start, scope.period_end, section.filter.types ?? []],
+        );
+        out.metrics = { events: Number(m.events), actors: Number(m.actors) };
+        out.columns = ['timestamp', 'event_id', 'type', 'actor_kind', 'actor_id', 'source_ip', 'target_type', 'target_id'];
+        rows.sort((x, y) => y.timestamp.getTime() - x.timestamp.getTime() || (x.id < y.id ? 1 : -1));
+        out.rows = rows
+          .slice(0, ROW_LIMIT)
+          .map((r): Cell[] => [iso(r.timestamp), r.id, r.type, r.details.actor?.kind ?? null, r.details.actor?.id ?? null, r.details.source_ip ?? null, r.details.target?.type ?? null, r.details.target?.id ?? null]);
+        out.truncated = rows.length > ROW_LIMIT;
+        return out;
+      }
       case 'by_type': {
         const rows: { type: string; severity: string; events: string; users: string; last_at: Date }[] = await manager.query(
           `SELECT type, severity, sum(n) AS events, count(DISTINCT user_name) AS users, max(last_at) AS last_at

@@ -16,6 +16,7 @@ import {
   type UpdateReportScheduleRequest,
 } from '@vigil/contracts';
 import { newId } from '@vigil/domain';
+import { AuditTrail } from '@vigil/messaging';
 import { CONFIG, DomainException } from '@vigil/platform';
 import { inSnapshot } from '@vigil/database';
 import { DataSource } from 'typeorm';
@@ -53,6 +54,7 @@ export class ReportsService {
     @Inject(ReportsRepository) private readonly repository: ReportsRepository,
     @Inject(CONFIG) private readonly config: EventIngestConfig,
     @Inject(ReportsWorker) private readonly worker: ReportsWorker,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {}
 
   types(): ReportTypeDescription[] {
@@ -89,15 +91,19 @@ export class ReportsService {
     if (end.getTime() - start.getTime() > REPORT_MAX_PERIOD_DAYS * DAY_MS) {
       throw new DomainException(422, ReportsErrorCode.InvalidPeriod, `A report covers at most ${REPORT_MAX_PERIOD_DAYS} days.`, [{ field: 'period_start', message: `at most ${REPORT_MAX_PERIOD_DAYS} days before period_end` }]);
     }
-    const row = await this.repository.insert(this.dataSource.manager, {
-      id: newId('report'),
-      type: request.type,
-      period_start: start,
-      period_end: end,
-      databases: [...new Set(request.databases ?? [])].sort(),
-      formats: [...new Set<ReportFormat>(request.formats ?? ReportFormats)],
-      schedule_id: null,
-      slot: null,
+    const row = await this.dataSource.transaction(async (manager) => {
+      const inserted = await this.repository.insert(manager, {
+        id: newId('report'),
+        type: request.type,
+        period_start: start,
+        period_end: end,
+        databases: [...new Set(request.databases ?? [])].sort(),
+        formats: [...new Set<ReportFormat>(request.formats ?? ReportFormats)],
+        schedule_id: null,
+        slot: null,
+      });
+      await this.audit.record(manager, { type: 'vigil.report.requested', target: { type: 'report', id: inserted!.id }, after: reportView(inserted!) });
+      return inserted;
     });
     this.worker.kick();
     return this.toResponse(row!);
@@ -115,7 +121,11 @@ export class ReportsService {
   }
 
   async delete(id: string): Promise<{ deleted: boolean; id: string }> {
-    if (!(await this.repository.delete(this.dataSource.manager, id))) throw DomainException.notFound('report', id, ReportsErrorCode.NotFound);
+    await this.dataSource.transaction(async (manager) => {
+      const existing = await this.repository.find(manager, id);
+      if (!existing || !(await this.repository.delete(manager, id))) throw DomainException.notFound('report', id, ReportsErrorCode.NotFound);
+      await this.audit.record(manager, { type: 'vigil.report.deleted', target: { type: 'report', id }, before: reportView(existing) });
+    });
     return { deleted: true, id };
   }
 
@@ -181,6 +191,7 @@ export class ReportsService {
         enabled,
         next_run_at: enabled ? nextSlot(request.cron, timezone, new Date()) : null,
       });
+      await this.audit.record(manager, { type: 'vigil.report_schedule.created', target: { type: 'report_schedule', id }, after: scheduleView(row) });
       return this.scheduleResponse(row);
     });
   }
@@ -217,12 +228,29 @@ export class ReportsService {
       };
       const timingChanged = next.cron !== row.cron || next.timezone !== row.timezone || next.enabled !== row.enabled;
       if (timingChanged) next.next_run_at = next.enabled ? nextSlot(next.cron, next.timezone, new Date()) : null;
-      return this.scheduleResponse(await this.repository.updateSchedule(manager, next));
+      const updated = await this.repository.updateSchedule(manager, next);
+      await this.audit.record(manager, { type: 'vigil.report_schedule.updated', target: { type: 'report_schedule', id }, before: scheduleView(row), after: scheduleView(updated) });
+      return this.scheduleResponse(updated);
     });
   }
 
   async deleteSchedule(id: string): Promise<{ deleted: boolean; id: string }> {
-    if (!(await this.repository.deleteSchedule(this.dataSource.manager, id))) throw DomainException.notFound('report schedule', id, ReportsErrorCode.ScheduleNotFound);
+    await this.dataSource.transaction(async (manager) => {
+      const existing = await this.repository.findSchedule(manager, id, true);
+      if (!existing || !(await this.repository.deleteSchedule(manager, id))) throw DomainException.notFound('report schedule', id, ReportsErrorCode.ScheduleNotFound);
+      await this.audit.record(manager, { type: 'vigil.report_schedule.deleted', target: { type: 'report_schedule', id }, before: scheduleView(existing) });
+    });
     return { deleted: true, id };
   }
+}
+
+/** What an administrative record shows of a report request. */
+function reportView(row: ReportRow): Record<string, unknown> {
+  return { type: row.type, period_start: row.period_start.toISOString(), period_end: row.period_end.toISOString(), databases: row.databases, formats: row.formats, status: row.status };
+}
+
+/** What an administrative record shows of a schedule (its run bookkeeping left out). */
+function scheduleView(row: ScheduleRow): Record<string, unknown> {
+  const { name, type, cron, timezone, period_days, databases, formats, enabled } = row;
+  return { name, type, cron, timezone, period_days, databases, formats, enabled };
 }

@@ -1,4 +1,5 @@
-import { APP_GUARD } from '@nestjs/core';
+import { APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { RequestOriginInterceptor } from '../audit/request-origin.interceptor';
 import { ApiKeysController } from '../api-keys/api-keys.controller';
 import { ClientAddresses } from '../client-address/client-addresses';
 import { OAuthController } from '../oauth/oauth.controller';
@@ -31,4 +32,6 @@ export const accessProviders = [
   LoginThrottle,
   RevocationsSubscriber,
   { provide: APP_GUARD, useClass: GatewayAuthGuard },
+  // Who made each request and from where, carried to the services with every RPC call.
+  { provide: APP_INTERCEPTOR, useClass: RequestOriginInterceptor },
 ];

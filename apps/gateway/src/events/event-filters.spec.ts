@@ -1,3 +1,4 @@
+import { AdminAuditTypes, AuditEventTypes } from '@vigil/contracts';
 import { expandTypePatterns, matchesFilters, parseDuration, resolveTimeRange } from './event-filters';
 
 describe('type patterns', () => {
@@ -9,8 +10,10 @@ describe('type patterns', () => {
     expect(expandTypePatterns(pattern, 'type').types.sort()).toEqual([...expected].sort());
   });
 
-  it('matches every type with *', () => {
-    expect(expandTypePatterns('*', 'type').types).toHaveLength(12);
+  it('matches every type with *, Vigil\'s own vigil.* included', () => {
+    expect(expandTypePatterns('*', 'type').types).toEqual(AuditEventTypes);
+    expect(expandTypePatterns('*', 'type').types).toEqual(expect.arrayContaining(['database.query', 'vigil.policy.updated']));
+    expect(expandTypePatterns('vigil.*', 'type').types).toEqual(AdminAuditTypes);
   });
 
   it.each(['nothing.*', 'security', 'sec*.x', '*.query', 'security.*.*'])('refuses %s, which matches nothing', (pattern) => {

@@ -29,6 +29,7 @@ import {
   RpcPatterns,
   type SearchEventsRequest,
   type SearchEventsResponse,
+  ProducerEventTypes,
 } from '@vigil/contracts';
 import { AcceptsAnyText, DomainException } from '@vigil/platform';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject } from 'class-validator';
@@ -84,10 +85,13 @@ export class EventsController {
     summary: 'Ingest audit records (at most 1000 and 1 MiB); all or nothing',
     description:
       'Records are stored whatever their strings hold: a record holding U+0000 or a lone surrogate is stored escaped ' +
-      '(`\\` -> `\\\\`, U+0000 -> `\\0`, lone surrogate -> `\\uXXXX`) and read back as sent by the events API and the stream.',
+      '(`\\` -> `\\\\`, U+0000 -> `\\0`, lone surrogate -> `\\uXXXX`) and read back as sent by the events API and the stream. ' +
+      `Producers may send these types: ${ProducerEventTypes.join(', ')}. The types only Vigil produces (policy.violation, policy.match, ` +
+      'vigil.* and audit.checkpoint) are refused: 400 with errors[].field `events[i].type`, and nothing of the request is stored. ' +
+      'Each stored event records the credential that sent it as `ingested_by` ({kind: user | api_key | oauth_client, id}).',
   })
   @ApiResponse({ status: 202, type: IngestResponseDto })
-  @ApiBadRequestResponse({ description: 'A record is invalid; errors[].field names it (events[3].type). Nothing was stored.' })
+  @ApiBadRequestResponse({ description: 'A record is invalid or of a type reserved to Vigil; errors[].field names it (events[3].type). Nothing was stored.' })
   ingest(@Body() body: IngestEventsDto): Promise<IngestResponse> {
     return this.rpc.events.call<IngestRequest, IngestResponse>(RpcPatterns.events.ingest, {
       records: body.events as IngestRequest['records'],

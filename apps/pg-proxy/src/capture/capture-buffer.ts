@@ -1,7 +1,11 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync, renameSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { type AuditRecord, MessageHeaders, Topics } from '@vigil/contracts';
 import type { Logger } from '@vigil/platform';
+
+/** Who the stored events name as `ingested_by` (`{kind: "proxy", id}`): this proxy and its host. */
+const PROXY_IDENTITY = `pg-proxy@${hostname()}`.slice(0, 200).replace(/[^A-Za-z0-9._:@/-]/g, '_');
 
 /** What records are published through: the MessageBus (Kafka or in-process). */
 export interface RecordSink {
@@ -144,7 +148,11 @@ export class CaptureBuffer {
   }
 
   private async publish(records: SerializedRecord[]): Promise<void> {
-    const messages = records.map((r) => ({ key: r.database_id, value: r.json, headers: { [MessageHeaders.messageId]: r.id, [MessageHeaders.eventType]: r.type } }));
+    const messages = records.map((r) => ({
+      key: r.database_id,
+      value: r.json,
+      headers: { [MessageHeaders.messageId]: r.id, [MessageHeaders.eventType]: r.type, [MessageHeaders.producer]: PROXY_IDENTITY },
+    }));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`publish timed out after ${this.options.publishTimeoutMs} ms`)), this.options.publishTimeoutMs);

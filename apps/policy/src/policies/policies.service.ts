@@ -17,7 +17,7 @@ import {
 } from '@vigil/contracts';
 import { ConcurrencyError, EventStore, isUniqueViolation, type NewEvent } from '@vigil/database';
 import { newId } from '@vigil/domain';
-import { OutboxWriter } from '@vigil/messaging';
+import { AuditTrail, OutboxWriter } from '@vigil/messaging';
 import { DomainException } from '@vigil/platform';
 import { compilePolicy, simulate } from '@vigil/policy-engine';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -50,6 +50,7 @@ export class PoliciesService {
     @Inject(POLICY_EVENT_STORE) private readonly store: EventStore,
     @Inject(PoliciesRepository) private readonly policies: PoliciesRepository,
     @Inject(OutboxWriter) private readonly outbox: OutboxWriter,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {}
 
   async create(request: CreatePolicyRequest): Promise<PolicyResponse> {
@@ -191,8 +192,21 @@ export class PoliciesService {
       data: { change: event.type, policy: next },
     };
     await this.outbox.enqueue(manager, Topics.policyEvents, [envelope]);
+    // The administrative record of the change, in the same transaction (docs/events.md#administrative-actions).
+    await this.audit.record(manager, {
+      type: `vigil.${event.type}`,
+      target: { type: 'policy', id },
+      before: state ? auditView(state) : null,
+      after: next.deleted ? null : auditView(next),
+    });
     return next;
   }
+}
+
+/** The fields of a policy an administrative record shows (bookkeeping left out). */
+function auditView(state: PolicyState): Record<string, unknown> {
+  const { name, type, enabled, enforcement_mode, description, databases, config } = state;
+  return { name, type, enabled, enforcement_mode, description, databases, config };
 }
 
 function nameTaken(name: string) {

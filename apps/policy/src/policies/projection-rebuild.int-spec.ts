@@ -1,6 +1,7 @@
 import { policyChangedValidator } from '@vigil/contracts';
 import { createServiceDataSource, EventStore, runMigrations } from '@vigil/database';
-import { OutboxWriter } from '@vigil/messaging';
+import { newId } from '@vigil/domain';
+import { AuditTrail, OutboxWriter } from '@vigil/messaging';
 import { createTestDatabase, spawnTs, type TestDatabase } from '@vigil/testing';
 import type { DataSource } from 'typeorm';
 import { policyMigrations } from '../database/migrations';
@@ -25,7 +26,8 @@ describe('policy read models rebuilt from the event store', () => {
     await dataSource.initialize();
     await runMigrations(dataSource, POLICY_SCHEMA);
     const repository = new PoliciesRepository(dataSource);
-    policies = new PoliciesService(dataSource, store, repository, new OutboxWriter(POLICY_SCHEMA));
+    const outbox = new OutboxWriter(POLICY_SCHEMA);
+    policies = new PoliciesService(dataSource, store, repository, outbox, new AuditTrail(outbox, 'policy', () => newId('event')));
     violations = new ViolationsService(new ViolationsRepository(dataSource), policies);
   }, 60_000);
 

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { createValidator } from '../validation';
 import { AuditDetailsSchema, DATABASE_ID_PATTERN } from './audit-record';
+import { IngestedBySchema, VIGIL_DATABASE_ID } from './admin-audit';
 import { AuditEventTypes, EventSeverities } from './catalog';
 
 /** A stored audit event, as event-ingest publishes it on `audit.events.v1` and the API returns it. */
@@ -8,7 +9,8 @@ export const AuditEventSchema = Type.Object({
   id: Type.String({ pattern: '^evt_' }),
   type: Type.Union(AuditEventTypes.map((t) => Type.Literal(t))),
   severity: Type.Union(EventSeverities.map((s) => Type.Literal(s))),
-  database_id: Type.String({ pattern: DATABASE_ID_PATTERN }),
+  /** A monitored database, or `vigil` for events about Vigil itself (vigil.*, audit.checkpoint). */
+  database_id: Type.String({ pattern: `${DATABASE_ID_PATTERN.slice(0, -1)}|^${VIGIL_DATABASE_ID}$` }),
   timestamp: Type.String({ format: 'date-time' }),
   processed_at: Type.String({ format: 'date-time' }),
   details: AuditDetailsSchema,
@@ -18,6 +20,14 @@ export const AuditEventSchema = Type.Object({
     risk_score: Type.Integer({ minimum: 0, maximum: 100 }),
   }),
   producer_id: Type.Union([Type.String(), Type.Null()]),
+  /**
+   * Who submitted the event: the credential of POST /v1/events/ingest (user, api_key,
+   * oauth_client), the internal producer of audit.ingest (`producer`), the pg-proxy (`proxy`), or
+   * Vigil itself for derived and vigil.* events (`system`, id = the service). Null for events
+   * stored before it was recorded. Always present in what the API and audit.events.v1 publish
+   * (optional in the type only so that older messages still validate).
+   */
+  ingested_by: Type.Optional(IngestedBySchema),
   /**
    * Present and true when the record held text PostgreSQL cannot store (U+0000, a lone surrogate):
    * `details` and `producer_id` are then in their stored, escaped form (stored-text.ts). The

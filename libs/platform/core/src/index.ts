@@ -10,6 +10,7 @@ export * from './errors/unstorable-text.pipe';
 export * from './health/readiness';
 export * from './metrics/metrics';
 export * from './metrics/metrics-server';
+export * from './audit/request-origin';
 export * from './rpc/rpc';
 export * from './service/public.decorator';
 export * from './service/service-context';

@@ -3,6 +3,7 @@ export * from './memory-bus';
 export * from './kafka-bus';
 export * from './kafka-security';
 export * from './outbox';
+export * from './audit-trail';
 export * from './consumer';
 export * from './messaging.module';
 export * from './metrics';

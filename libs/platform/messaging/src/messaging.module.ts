@@ -21,6 +21,7 @@ import { describeKafkaSecurity, kafkaSecurity } from './kafka-security';
 import { assertKafkajsInternals } from './kafkajs-pin';
 import { sharedMemoryBus } from './memory-bus';
 import { OutboxRelay, OutboxWriter } from './outbox';
+import { AuditTrail } from './audit-trail';
 
 export const MESSAGE_BUS = Symbol('MESSAGE_BUS');
 
@@ -95,7 +96,11 @@ export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy
 @Global()
 @Module({})
 export class MessagingModule {
-  static forService(options: { topics?: readonly TopicSpec[] } = {}): DynamicModule {
+  /**
+   * `newEventId` (`() => newId('event')`) enables the service's AuditTrail: the services that own
+   * state changed through the API record their vigil.* events with it.
+   */
+  static forService(options: { topics?: readonly TopicSpec[]; newEventId?: () => string } = {}): DynamicModule {
     return {
       module: MessagingModule,
       providers: [
@@ -114,9 +119,15 @@ export class MessagingModule {
           inject: [{ token: DATABASE_SCHEMA, optional: true }],
           useFactory: (schema?: string) => (schema ? new OutboxWriter(schema) : undefined),
         },
+        {
+          provide: AuditTrail,
+          inject: [SERVICE_CONTEXT, { token: OutboxWriter, optional: true }],
+          useFactory: (context: ServiceContext, outbox?: OutboxWriter) =>
+            outbox && options.newEventId ? new AuditTrail(outbox, context.name, options.newEventId) : undefined,
+        },
         MessagingRuntime,
       ],
-      exports: [MESSAGE_BUS, OutboxWriter, MessagingRuntime],
+      exports: [MESSAGE_BUS, OutboxWriter, AuditTrail, MessagingRuntime],
     };
   }
 }

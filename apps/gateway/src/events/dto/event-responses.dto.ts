@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { AuditEventTypes, EventSeverities } from '@vigil/contracts';
+import { AuditEventTypes, EventSeverities, IngesterKinds } from '@vigil/contracts';
 
 /** Response shapes, for the OpenAPI document only (the services build the bodies). */
 export class EventDetailsDto {
@@ -15,7 +15,7 @@ export class EventListItemDto {
   @ApiProperty({ example: 'evt_01jd6w8k2m3n4p5q6r7s8t9v0w' }) id!: string;
   @ApiProperty({ enum: AuditEventTypes }) type!: string;
   @ApiProperty({ enum: EventSeverities }) severity!: string;
-  @ApiProperty({ example: 'db_main' }) database_id!: string;
+  @ApiProperty({ example: 'db_main', description: 'A monitored database, or `vigil` for events about Vigil itself (vigil.*, audit.checkpoint).' }) database_id!: string;
   @ApiProperty({ format: 'date-time' }) timestamp!: string;
   @ApiProperty({ type: EventDetailsDto, description: 'Keys present depend on the event; producers may add others.' }) details!: EventDetailsDto;
 }
@@ -41,12 +41,26 @@ export class EventContextDto {
   @ApiProperty({ minimum: 0, maximum: 100, description: 'Computed at ingest (docs/architecture.md#risk-score).' }) risk_score!: number;
 }
 
+export class IngestedByDto {
+  @ApiProperty({ enum: IngesterKinds }) kind!: string;
+  @ApiProperty({ example: 'key_01jd6w8k2m3n4p5q6r7s8t9v0w' }) id!: string;
+}
+
 export class EventDetailDto extends EventListItemDto {
   @ApiProperty({ description: 'details.database_name when the producer sent one, else the database id.' }) database_name!: string;
   @ApiProperty({ format: 'date-time' }) processed_at!: string;
   @ApiProperty({ type: EventContextDto }) context!: EventContextDto;
   @ApiProperty({ type: [String], description: 'Same session on the same database, and same policy and rule within an hour.' }) related_events!: string[];
   @ApiProperty({ nullable: true, type: String, description: 'The producer idempotency key, if any.' }) producer_id!: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: IngestedByDto,
+    description:
+      'Who submitted the event: the credential of POST /v1/events/ingest (user, api_key, oauth_client), the internal producer of ' +
+      'the audit.ingest topic (producer, e.g. kafka:audit.ingest), the pg-proxy (proxy), or Vigil itself for derived and vigil.* events ' +
+      '(system, id = the service). Null for events stored before it was recorded.',
+  })
+  ingested_by!: IngestedByDto | null;
 }
 
 export class TimeRangeResponseDto {

@@ -11,15 +11,17 @@ import { isRpcProblem } from '@vigil/contracts';
 import { firstValueFrom, Observable, timeout, TimeoutError } from 'rxjs';
 import { CommonErrorCode, DomainException } from '../errors/domain.exception';
 import { currentCorrelationId, withCorrelationId } from '../logging/correlation';
+import { currentRequestOrigin, type RequestOrigin, sanitizeRequestOrigin, withRequestOrigin } from '../audit/request-origin';
 import { beginSpan, extractTraceContext, injectTraceContext, markSpanFailed } from '../tracing/spans';
 import { tracingEnabled } from '../tracing/tracing';
 
 /**
- * What travels over the TCP transport: the payload plus the caller's correlation id and, with
- * tracing on, its W3C trace context (`traceparent`, `tracestate`).
+ * What travels over the TCP transport: the payload plus the caller's correlation id, the request's
+ * origin (actor, client address, user agent: what vigil.* events record) and, with tracing on, its
+ * W3C trace context (`traceparent`, `tracestate`).
  */
 export interface RpcMessage<T> {
-  meta: { correlation_id?: string; traceparent?: string; tracestate?: string };
+  meta: { correlation_id?: string; origin?: RequestOrigin; traceparent?: string; tracestate?: string };
   data: T;
 }
 
@@ -49,7 +51,8 @@ export class RpcClient {
   }
 
   async call<T, R>(pattern: string, data: T, timeoutMs = this.timeoutMs): Promise<R> {
-    const message: RpcMessage<T> = { meta: { correlation_id: currentCorrelationId() }, data };
+    const origin = currentRequestOrigin();
+    const message: RpcMessage<T> = { meta: { correlation_id: currentCorrelationId(), ...(origin ? { origin } : {}) }, data };
     // A client span only inside traced work: background calls do not start traces of their own.
     const traced = beginSpan(pattern, {
       kind: SpanKind.CLIENT,
@@ -104,8 +107,9 @@ export const RpcPayload = createParamDecorator((_: unknown, ctx: ExecutionContex
 });
 
 /**
- * Runs each RPC handler under the caller's correlation id, so its logs and events carry it, and,
- * with tracing on, in a server span that is the child of the caller's client span.
+ * Runs each RPC handler under the caller's correlation id and request origin, so its logs and
+ * events carry them, and, with tracing on, in a server span that is the child of the caller's
+ * client span.
  */
 @Injectable()
 export class RpcCorrelationInterceptor implements NestInterceptor {
@@ -123,9 +127,12 @@ export class RpcCorrelationInterceptor implements NestInterceptor {
           attributes: { 'rpc.system': 'nestjs_tcp', 'rpc.method': String(pattern) },
         })
       : undefined;
+    const origin = sanitizeRequestOrigin(message?.meta?.origin);
     const handled = new Observable((subscriber) =>
       withCorrelationId(message?.meta?.correlation_id, () =>
-        traced ? context.with(traced.context, () => next.handle().subscribe(subscriber)) : next.handle().subscribe(subscriber),
+        withRequestOrigin(origin, () =>
+          traced ? context.with(traced.context, () => next.handle().subscribe(subscriber)) : next.handle().subscribe(subscriber),
+        ),
       ),
     );
     if (!traced) return handled;
