@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { type JsonWebKeySet, type LoginRequest, type RefreshRequest, RpcPatterns, type TokenResponse } from '@vigil/contracts';
+import { type JsonWebKeySet, type LoginRequest, type RefreshRequest, RpcPatterns, type SigningKeyRotationResponse, type TokenResponse } from '@vigil/contracts';
 import { DomainException, RpcPayload } from '@vigil/platform';
 import { verifyPassword } from '../users/password-hasher';
 import { UsersRepository } from '../users/users.repository';
@@ -9,6 +9,7 @@ import { TokensService } from './tokens.service';
 
 export enum AuthErrorCode {
   InvalidCredentials = 'invalid_credentials',
+  AccountDisabled = 'account_disabled',
 }
 
 @Controller()
@@ -28,6 +29,10 @@ export class AuthController {
         'WWW-Authenticate': 'Bearer error="invalid_token"',
       });
     }
+    // Said only to whoever knows the password: a disabled account is not revealed by a guess.
+    if (user.disabled_at) {
+      throw new DomainException(401, AuthErrorCode.AccountDisabled, 'This account is disabled.', undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    }
     return this.tokens.issue(user.id, user.scopes);
   }
 
@@ -37,7 +42,12 @@ export class AuthController {
   }
 
   @MessagePattern(RpcPatterns.auth.jwks)
-  jwks(): JsonWebKeySet {
-    return this.keys.publicKeys();
+  jwks(): Promise<JsonWebKeySet> {
+    return this.keys.currentPublicKeys();
+  }
+
+  @MessagePattern(RpcPatterns.auth.signingKeysRotate)
+  rotateSigningKey(): Promise<SigningKeyRotationResponse> {
+    return this.keys.rotate();
   }
 }
