@@ -54,7 +54,7 @@ export class AccessTokenStrategy extends PassportStrategy(JwtStrategy, ACCESS_TO
    * ECDSA verification per request is most of the cost of authentication. The deny-lists are
    * still consulted on every request.
    */
-  private readonly verified = new Map<string, { principal: Principal; expMs: number; sid?: string; jti?: string }>();
+  private readonly verified = new Map<string, { principal: Principal; expMs: number; sid?: string; jti?: string; clientId?: string }>();
 
   constructor(@Inject(CONFIG) config: GatewayConfig, @Inject(JwksCache) jwks: JwksCache) {
     super({
@@ -90,28 +90,34 @@ export class AccessTokenStrategy extends PassportStrategy(JwtStrategy, ACCESS_TO
       this.verified.delete(token);
       return this.fail(401);
     }
-    if (this.revoked.has('sid', known.sid) || this.revoked.has('jti', known.jti)) return this.fail(401);
+    if (this.isRevoked(known.sid, known.jti, known.clientId)) return this.fail(401);
     this.success(known.principal);
   }
 
   /** Called by passport-jwt with claims whose signature, algorithm, issuer, audience and expiry it verified. */
   validate(req: Request, claims: AccessClaims): Principal | false {
     if (claims.token_use !== 'access' || typeof claims.sub !== 'string' || typeof claims.exp !== 'number') return false;
-    if (this.revoked.has('sid', claims.sid) || this.revoked.has('jti', claims.jti)) return false;
+    if (this.isRevoked(claims.sid, claims.jti, claims.client_id)) return false;
     const scopes = (claims.scope ?? '').split(' ').filter(Boolean);
+    const details = { sessionId: claims.sid, tokenId: claims.jti, clientId: claims.client_id, expiresAtMs: claims.exp * 1000 };
     const principal: Principal =
       claims.client_id && claims.sub === claims.client_id
-        ? { kind: 'client', subject: claims.sub, scopes, credentialId: `client:${claims.sub}` }
-        : { kind: 'user', subject: claims.sub, scopes, credentialId: `user:${claims.sub}` };
+        ? { kind: 'client', subject: claims.sub, scopes, credentialId: `client:${claims.sub}`, ...details }
+        : { kind: 'user', subject: claims.sub, scopes, credentialId: `user:${claims.sub}`, ...details };
     const token = bearerCredential(req.headers.authorization);
     if (token === undefined) return false;
     const oldest = this.verified.size >= 10_000 ? this.verified.keys().next().value : undefined;
     if (oldest !== undefined) this.verified.delete(oldest);
-    this.verified.set(token, { principal, expMs: claims.exp * 1000, sid: claims.sid, jti: claims.jti });
+    this.verified.set(token, { principal, expMs: claims.exp * 1000, sid: claims.sid, jti: claims.jti, clientId: claims.client_id });
     return principal;
   }
 
-  revoke(kind: 'sid' | 'jti', id: string, expiresAt: string | null): void {
+  private isRevoked(sid: string | undefined, jti: string | undefined, clientId: string | undefined): boolean {
+    return this.revoked.has('sid', sid) || this.revoked.has('jti', jti) || this.revoked.has('client', clientId);
+  }
+
+  /** `sid`: a session; `jti`: one token; `client`: every token issued to a deleted OAuth client. */
+  revoke(kind: 'sid' | 'jti' | 'client', id: string, expiresAt: string | null): void {
     const until = expiresAt ? Date.parse(expiresAt) : Date.now() + 24 * 3600 * 1000;
     this.revoked.add(kind, id, until);
     this.revoked.sweep();

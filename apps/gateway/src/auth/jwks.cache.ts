@@ -27,6 +27,11 @@ export class JwksCache {
     return this.keys.get(kid);
   }
 
+  /** After a rotation through this replica: the next unknown kid refreshes at once. */
+  forget(): void {
+    this.lastRefresh = 0;
+  }
+
   private async refresh() {
     this.lastRefresh = Date.now();
     const jwks = await this.rpc.auth.call<object, JsonWebKeySet>(RpcPatterns.auth.jwks, {});

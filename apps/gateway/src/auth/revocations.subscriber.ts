@@ -16,6 +16,7 @@ import { ApiKeyCache } from './api-key.cache';
 @Injectable()
 export class RevocationsSubscriber implements OnApplicationBootstrap, OnModuleDestroy {
   private subscription: Subscription | undefined;
+  private readonly listeners = new Set<(revoked: CredentialRevoked) => void>();
   readonly groupId = `gateway.credential-revocations.${randomUUID()}`;
 
   constructor(
@@ -52,8 +53,24 @@ export class RevocationsSubscriber implements OnApplicationBootstrap, OnModuleDe
     this.apply(result.value.data);
   }
 
+  /**
+   * Refuses the credential from now on and tells the listeners (the open event streams, which
+   * close those opened with it). Also called directly by the replica that revoked, so it acts
+   * before the message comes back.
+   */
   apply(revoked: CredentialRevoked): void {
     if (revoked.kind === 'api_key') this.apiKeys.evict(revoked.id);
-    else this.tokens.revoke(revoked.kind === 'session' ? 'sid' : 'jti', revoked.id, revoked.expires_at);
+    else this.tokens.revoke(revoked.kind === 'session' ? 'sid' : revoked.kind === 'client' ? 'client' : 'jti', revoked.id, revoked.expires_at);
+    for (const listener of this.listeners) {
+      try {
+        listener(revoked);
+      } catch (error) {
+        this.logger.error({ err: error }, 'revocation listener failed');
+      }
+    }
+  }
+
+  onRevoked(listener: (revoked: CredentialRevoked) => void): void {
+    this.listeners.add(listener);
   }
 }
