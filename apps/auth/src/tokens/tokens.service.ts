@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { CredentialRevocationReason, TokenResponse } from '@vigil/contracts';
+import type { CredentialRevocationReason, CredentialRevoked, TokenResponse } from '@vigil/contracts';
 import { newId } from '@vigil/domain';
 import { CONFIG, DomainException } from '@vigil/platform';
 import { sign } from 'jsonwebtoken';
@@ -129,15 +129,18 @@ export class TokensService {
 
   /**
    * Revokes every session of a user (all but `exceptFamilyId`) and announces each, so access
-   * tokens of those sessions and streams opened with them stop on every gateway. Returns how many.
+   * tokens of those sessions and streams opened with them stop on every gateway. Returns them.
    */
-  async revokeUserSessions(manager: EntityManager, userId: string, reason: CredentialRevocationReason, exceptFamilyId: string | null = null): Promise<number> {
+  async revokeUserSessions(
+    manager: EntityManager,
+    userId: string,
+    reason: CredentialRevocationReason,
+    exceptFamilyId: string | null = null,
+  ): Promise<CredentialRevoked[]> {
     const families = await this.refreshTokens.revokeUserSessions(manager, userId, exceptFamilyId);
-    await this.revocations.publish(
-      manager,
-      families.map((f) => ({ kind: 'session' as const, id: f.family_id, expires_at: this.accessTokensEnd(), reason })),
-    );
-    return families.length;
+    const revoked = families.map((f) => ({ kind: 'session' as const, id: f.family_id, expires_at: this.accessTokensEnd(), reason }));
+    await this.revocations.publish(manager, revoked);
+    return revoked;
   }
 
   /** When every access token issued from now on has expired: how long a deny-list entry must last. */

@@ -8,6 +8,7 @@ import {
   type LogoutRequest,
   type ResetPasswordRequest,
   type RevokedSessionsResponse,
+  type Revoking,
   RpcPatterns,
   type UpdateUserRequest,
   type UserIdRequest,
@@ -38,7 +39,7 @@ export class UsersController {
   }
 
   @MessagePattern(RpcPatterns.auth.usersUpdate)
-  update(@RpcPayload() request: UpdateUserRequest): Promise<UserResponse> {
+  update(@RpcPayload() request: UpdateUserRequest): Promise<Revoking<UserResponse>> {
     return this.users.update({
       id: str(request?.id),
       scopes: Array.isArray(request?.scopes) ? request.scopes.map(String) : undefined,
@@ -47,17 +48,17 @@ export class UsersController {
   }
 
   @MessagePattern(RpcPatterns.auth.usersDelete)
-  delete(@RpcPayload() request: UserIdRequest): Promise<UserResponse> {
+  delete(@RpcPayload() request: UserIdRequest): Promise<Revoking<UserResponse>> {
     return this.users.delete(str(request?.id));
   }
 
   @MessagePattern(RpcPatterns.auth.usersResetPassword)
-  resetPassword(@RpcPayload() request: ResetPasswordRequest): Promise<RevokedSessionsResponse> {
+  resetPassword(@RpcPayload() request: ResetPasswordRequest): Promise<Revoking<RevokedSessionsResponse>> {
     return this.users.resetPassword({ id: str(request?.id), password: str(request?.password) });
   }
 
   @MessagePattern(RpcPatterns.auth.usersChangeOwnPassword)
-  changeOwnPassword(@RpcPayload() request: ChangeOwnPasswordRequest): Promise<RevokedSessionsResponse> {
+  changeOwnPassword(@RpcPayload() request: ChangeOwnPasswordRequest): Promise<Revoking<RevokedSessionsResponse>> {
     return this.users.changeOwnPassword({
       user_id: str(request?.user_id),
       current_password: str(request?.current_password),
@@ -67,7 +68,7 @@ export class UsersController {
   }
 
   @MessagePattern(RpcPatterns.auth.sessionsRevokeAll)
-  revokeSessions(@RpcPayload() request: UserIdRequest): Promise<RevokedSessionsResponse> {
+  revokeSessions(@RpcPayload() request: UserIdRequest): Promise<Revoking<RevokedSessionsResponse>> {
     return this.users.revokeSessions(str(request?.id));
   }
 

@@ -6,9 +6,11 @@ import type {
   ChangeOwnPasswordRequest,
   CreateUserRequest,
   CredentialRevocationReason,
+  CredentialRevoked,
   LogoutRequest,
   ResetPasswordRequest,
   RevokedSessionsResponse,
+  Revoking,
   UpdateUserRequest,
   UserResponse,
 } from '@vigil/contracts';
@@ -47,6 +49,8 @@ function weakPassword(password: string, field: string): DomainException | undefi
   const weakness = adminPasswordWeakness(password);
   return weakness ? new DomainException(422, UsersErrorCode.WeakPassword, `The new password ${weakness}.`, [{ field, message: weakness }]) : undefined;
 }
+
+const sessionsRevoked = (revoked: CredentialRevoked[]): Revoking<RevokedSessionsResponse> => ({ result: { revoked_sessions: revoked.length }, revoked });
 
 const notFound = (id: string) => DomainException.notFound('User', id, UsersErrorCode.NotFound);
 
@@ -135,7 +139,7 @@ export class UsersService implements OnApplicationBootstrap {
    * scope away revokes the sessions too (their access tokens carry the old scopes). The last
    * enabled administrator can be neither disabled nor demoted.
    */
-  async update(request: UpdateUserRequest): Promise<UserResponse> {
+  async update(request: UpdateUserRequest): Promise<Revoking<UserResponse>> {
     return this.dataSource.transaction(async (manager) => {
       const before = await this.users.lockById(manager, request.id);
       if (!before) throw notFound(request.id);
@@ -143,29 +147,30 @@ export class UsersService implements OnApplicationBootstrap {
       const losesAdmin = before.scopes.includes('admin') && !before.disabled_at && (request.disabled === true || (scopes !== undefined && !scopes.includes('admin')));
       if (losesAdmin) await this.assertAnotherAdmin(manager, before.id);
       const after = (await this.users.update(manager, before.id, { scopes, disabled: request.disabled }))!;
+      let revoked: CredentialRevoked[] = [];
       if (request.disabled === true && !before.disabled_at) {
-        await this.revokeEverything(manager, after.id, 'user_disabled');
+        revoked = await this.revokeEverything(manager, after.id, 'user_disabled');
       } else if (scopes && before.scopes.some((s) => !scopes.includes(s))) {
-        await this.tokens.revokeUserSessions(manager, after.id, 'scopes_reduced');
+        revoked = await this.tokens.revokeUserSessions(manager, after.id, 'scopes_reduced');
       }
-      return toUserResponse(after);
+      return { result: toUserResponse(after), revoked };
     });
   }
 
   /** Deletes an account after revoking its sessions and API keys (announced like a disable). */
-  async delete(id: string): Promise<UserResponse> {
+  async delete(id: string): Promise<Revoking<UserResponse>> {
     return this.dataSource.transaction(async (manager) => {
       const row = await this.users.lockById(manager, id);
       if (!row) throw notFound(id);
       if (row.scopes.includes('admin') && !row.disabled_at) await this.assertAnotherAdmin(manager, row.id);
-      await this.revokeEverything(manager, row.id, 'user_deleted');
+      const revoked = await this.revokeEverything(manager, row.id, 'user_deleted');
       await this.users.delete(manager, row.id);
-      return toUserResponse(row);
+      return { result: toUserResponse(row), revoked };
     });
   }
 
   /** An administrator sets a new password: every session of the user ends. */
-  async resetPassword(request: ResetPasswordRequest): Promise<RevokedSessionsResponse> {
+  async resetPassword(request: ResetPasswordRequest): Promise<Revoking<RevokedSessionsResponse>> {
     const weak = weakPassword(request.password, 'password');
     if (weak) throw weak;
     const hash = await hashPassword(request.password);
@@ -173,7 +178,7 @@ export class UsersService implements OnApplicationBootstrap {
       const row = await this.users.lockById(manager, request.id);
       if (!row) throw notFound(request.id);
       await this.users.update(manager, row.id, { password_hash: hash });
-      return { revoked_sessions: await this.tokens.revokeUserSessions(manager, row.id, 'password_changed') };
+      return sessionsRevoked(await this.tokens.revokeUserSessions(manager, row.id, 'password_changed'));
     });
   }
 
@@ -181,7 +186,7 @@ export class UsersService implements OnApplicationBootstrap {
    * A user changes their own password, proving the current one; their other sessions end (the one
    * the request came with stays, so the user is not logged out by their own change).
    */
-  async changeOwnPassword(request: ChangeOwnPasswordRequest): Promise<RevokedSessionsResponse> {
+  async changeOwnPassword(request: ChangeOwnPasswordRequest): Promise<Revoking<RevokedSessionsResponse>> {
     const row = await this.users.findById(request.user_id);
     const ok = await verifyPassword(row?.password_hash, request.current_password);
     if (!row || row.disabled_at || !ok) {
@@ -192,16 +197,16 @@ export class UsersService implements OnApplicationBootstrap {
     const hash = await hashPassword(request.new_password);
     return this.dataSource.transaction(async (manager) => {
       await this.users.update(manager, row.id, { password_hash: hash });
-      return { revoked_sessions: await this.tokens.revokeUserSessions(manager, row.id, 'password_changed', request.keep_session_id ?? null) };
+      return sessionsRevoked(await this.tokens.revokeUserSessions(manager, row.id, 'password_changed', request.keep_session_id ?? null));
     });
   }
 
   /** Ends every session of a user (their API keys stay). */
-  async revokeSessions(id: string): Promise<RevokedSessionsResponse> {
+  async revokeSessions(id: string): Promise<Revoking<RevokedSessionsResponse>> {
     return this.dataSource.transaction(async (manager) => {
       const row = await this.users.lockById(manager, id);
       if (!row) throw notFound(id);
-      return { revoked_sessions: await this.tokens.revokeUserSessions(manager, row.id, 'revoked') };
+      return sessionsRevoked(await this.tokens.revokeUserSessions(manager, row.id, 'revoked'));
     });
   }
 
@@ -215,13 +220,12 @@ export class UsersService implements OnApplicationBootstrap {
     });
   }
 
-  private async revokeEverything(manager: EntityManager, userId: string, reason: CredentialRevocationReason): Promise<void> {
-    await this.tokens.revokeUserSessions(manager, userId, reason);
+  private async revokeEverything(manager: EntityManager, userId: string, reason: CredentialRevocationReason): Promise<CredentialRevoked[]> {
+    const sessions = await this.tokens.revokeUserSessions(manager, userId, reason);
     const keys = await this.apiKeys.revokeCreatedBy(manager, `user:${userId}`);
-    await this.revocations.publish(
-      manager,
-      keys.map((k) => ({ kind: 'api_key' as const, id: k.id, expires_at: k.expires_at?.toISOString() ?? null, reason })),
-    );
+    const revokedKeys = keys.map((k) => ({ kind: 'api_key' as const, id: k.id, expires_at: k.expires_at?.toISOString() ?? null, reason }));
+    await this.revocations.publish(manager, revokedKeys);
+    return [...sessions, ...revokedKeys];
   }
 
   private async assertAnotherAdmin(manager: EntityManager, userId: string): Promise<void> {

@@ -6,6 +6,7 @@ import {
   type LogoutRequest,
   type RefreshRequest,
   type RevokedSessionsResponse,
+  type Revoking,
   RpcPatterns,
   type SigningKeyRotationResponse,
   type TokenResponse,
@@ -174,13 +175,14 @@ export class AuthController {
   @ApiResponse({ status: 401, description: 'Missing or invalid access token' })
   @ApiResponse({ status: 403, description: 'The current password is wrong (code wrong_current_password), or not a user\'s access token' })
   @ApiResponse({ status: 422, description: 'The new password is too weak (code weak_password)' })
-  changePassword(@Body() body: ChangePasswordDto, @Req() req: { user: Principal }): Promise<RevokedSessionsResponse> {
-    return this.rpc.auth.call<ChangeOwnPasswordRequest, RevokedSessionsResponse>(RpcPatterns.auth.usersChangeOwnPassword, {
+  async changePassword(@Body() body: ChangePasswordDto, @Req() req: { user: Principal }): Promise<RevokedSessionsResponse> {
+    const answer = await this.rpc.auth.call<ChangeOwnPasswordRequest, Revoking<RevokedSessionsResponse>>(RpcPatterns.auth.usersChangeOwnPassword, {
       user_id: req.user.subject,
       current_password: body.current_password,
       new_password: body.new_password,
       keep_session_id: req.user.sessionId ?? null,
     });
+    return this.revocations.settle(answer);
   }
 
   @Post('signing-keys/rotate')

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { type CredentialRevoked, Topics, validateCredentialRevokedEnvelope } from '@vigil/contracts';
+import { type CredentialRevoked, type Revoking, Topics, validateCredentialRevokedEnvelope } from '@vigil/contracts';
 import { type IncomingMessage, MESSAGE_BUS, type MessageBus, type Subscription } from '@vigil/messaging';
 import { LOGGER, type Logger } from '@vigil/platform';
 import { AccessTokenStrategy } from './access-token.strategy';
@@ -68,6 +68,12 @@ export class RevocationsSubscriber implements OnApplicationBootstrap, OnModuleDe
         this.logger.error({ err: error }, 'revocation listener failed');
       }
     }
+  }
+
+  /** Applies what an RPC revoked (`Revoking`) at once on this replica and returns its result. */
+  settle<T>(answer: Revoking<T>): T {
+    for (const revoked of answer.revoked) this.apply(revoked);
+    return answer.result;
   }
 
   onRevoked(listener: (revoked: CredentialRevoked) => void): void {

@@ -5,6 +5,7 @@ import {
   type CreateUserRequest,
   type ResetPasswordRequest,
   type RevokedSessionsResponse,
+  type Revoking,
   RpcPatterns,
   Scopes,
   type UpdateUserRequest,
@@ -14,6 +15,7 @@ import { DomainException } from '@vigil/platform';
 import { ArrayMaxSize, IsArray, IsBoolean, IsEmail, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { PageQueryDto } from '../api-keys/api-keys.controller';
 import { RequireScope } from '../auth/auth.guard';
+import { RevocationsSubscriber } from '../auth/revocations.subscriber';
 import { RpcClients } from '../rpc/rpc-clients';
 
 export class CreateUserDto {
@@ -85,7 +87,10 @@ function userId(id: string): string {
 @ApiResponse({ status: 429, description: 'Rate limited' })
 @Controller('v1/users')
 export class UsersController {
-  constructor(@Inject(RpcClients) private readonly rpc: RpcClients) {}
+  constructor(
+    @Inject(RpcClients) private readonly rpc: RpcClients,
+    @Inject(RevocationsSubscriber) private readonly revocations: RevocationsSubscriber,
+  ) {}
 
   @Post()
   @RequireScope('admin')
@@ -125,11 +130,14 @@ export class UsersController {
   @ApiOkResponse({ type: UserDto })
   @ApiResponse({ status: 404, description: 'No such user' })
   @ApiResponse({ status: 409, description: 'This is the last enabled administrator (code last_administrator)' })
-  update(@Param('user_id') id: string, @Body() body: UpdateUserDto): Promise<UserResponse> {
+  async update(@Param('user_id') id: string, @Body() body: UpdateUserDto): Promise<UserResponse> {
     if (body.scopes === undefined && body.disabled === undefined) {
       throw DomainException.validation([{ field: 'scopes', message: 'give scopes, disabled or both' }]);
     }
-    return this.rpc.auth.call<UpdateUserRequest, UserResponse>(RpcPatterns.auth.usersUpdate, { id: userId(id), scopes: body.scopes, disabled: body.disabled });
+    // What auth revoked applies on this replica at once; the others learn it from the revocation topic.
+    return this.revocations.settle(
+      await this.rpc.auth.call<UpdateUserRequest, Revoking<UserResponse>>(RpcPatterns.auth.usersUpdate, { id: userId(id), scopes: body.scopes, disabled: body.disabled }),
+    );
   }
 
   @Delete(':user_id')
@@ -142,8 +150,8 @@ export class UsersController {
   @ApiOkResponse({ type: UserDto, description: 'The deleted user' })
   @ApiResponse({ status: 404, description: 'No such user' })
   @ApiResponse({ status: 409, description: 'This is the last enabled administrator (code last_administrator)' })
-  delete(@Param('user_id') id: string): Promise<UserResponse> {
-    return this.rpc.auth.call(RpcPatterns.auth.usersDelete, { id: userId(id) });
+  async delete(@Param('user_id') id: string): Promise<UserResponse> {
+    return this.revocations.settle(await this.rpc.auth.call<{ id: string }, Revoking<UserResponse>>(RpcPatterns.auth.usersDelete, { id: userId(id) }));
   }
 
   @Post(':user_id/password')
@@ -153,8 +161,10 @@ export class UsersController {
   @ApiOkResponse({ type: RevokedSessionsDto })
   @ApiResponse({ status: 404, description: 'No such user' })
   @ApiResponse({ status: 422, description: 'The password is too weak (code weak_password)' })
-  resetPassword(@Param('user_id') id: string, @Body() body: ResetPasswordDto): Promise<RevokedSessionsResponse> {
-    return this.rpc.auth.call<ResetPasswordRequest, RevokedSessionsResponse>(RpcPatterns.auth.usersResetPassword, { id: userId(id), password: body.password });
+  async resetPassword(@Param('user_id') id: string, @Body() body: ResetPasswordDto): Promise<RevokedSessionsResponse> {
+    return this.revocations.settle(
+      await this.rpc.auth.call<ResetPasswordRequest, Revoking<RevokedSessionsResponse>>(RpcPatterns.auth.usersResetPassword, { id: userId(id), password: body.password }),
+    );
   }
 
   @Delete(':user_id/sessions')
@@ -166,7 +176,7 @@ export class UsersController {
   })
   @ApiOkResponse({ type: RevokedSessionsDto })
   @ApiResponse({ status: 404, description: 'No such user' })
-  revokeSessions(@Param('user_id') id: string): Promise<RevokedSessionsResponse> {
-    return this.rpc.auth.call(RpcPatterns.auth.sessionsRevokeAll, { id: userId(id) });
+  async revokeSessions(@Param('user_id') id: string): Promise<RevokedSessionsResponse> {
+    return this.revocations.settle(await this.rpc.auth.call<{ id: string }, Revoking<RevokedSessionsResponse>>(RpcPatterns.auth.sessionsRevokeAll, { id: userId(id) }));
   }
 }

@@ -44,6 +44,16 @@ export const validateCredentialRevokedEnvelope = createEnvelopeValidator(Credent
 
 // ---- RPC payloads between the gateway and auth --------------------------------------------
 
+/**
+ * The answer of an RPC that revoked credentials, with what it revoked: the gateway that asked
+ * applies them at once (its cache, deny-lists and open streams) rather than waiting for the topic,
+ * and answers `result` to its client.
+ */
+export interface Revoking<T> {
+  result: T;
+  revoked: CredentialRevoked[];
+}
+
 export interface RefreshRequest {
   refresh_token: string;
 }
