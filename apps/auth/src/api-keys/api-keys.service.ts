@@ -111,7 +111,7 @@ export class ApiKeysService {
       if (request.overlap_seconds > 0) {
         previous = await this.keys.expireBy(manager, old.id, new Date(Date.now() + request.overlap_seconds * 1000));
       } else {
-        previous = (await this.keys.revoke(manager, old.id))!;
+        previous = (await this.keys.revoke(manager, old.id)) ?? old;
         await this.revocations.publish(manager, [{ kind: 'api_key', id: old.id, expires_at: old.expires_at?.toISOString() ?? null, reason: 'rotated' }]);
       }
       return { key: { ...toApiKeyResponse(created), key }, previous: toApiKeyResponse(previous) };

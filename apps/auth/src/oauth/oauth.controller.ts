@@ -46,7 +46,7 @@ export class OAuthController {
     const overlap = request?.overlap_seconds;
     return this.oauth.rotateClientSecret({
       client_id: String(request?.client_id ?? ''),
-      overlap_seconds: Number.isInteger(overlap) && overlap! >= 0 ? overlap : undefined,
+      overlap_seconds: typeof overlap === 'number' && Number.isInteger(overlap) && overlap >= 0 ? overlap : undefined,
     });
   }
 

@@ -146,7 +146,7 @@ export class UsersService implements OnApplicationBootstrap {
       const scopes = request.scopes ? [...new Set(request.scopes)] : undefined;
       const losesAdmin = before.scopes.includes('admin') && !before.disabled_at && (request.disabled === true || (scopes !== undefined && !scopes.includes('admin')));
       if (losesAdmin) await this.assertAnotherAdmin(manager, before.id);
-      const after = (await this.users.update(manager, before.id, { scopes, disabled: request.disabled }))!;
+      const after = (await this.users.update(manager, before.id, { scopes, disabled: request.disabled })) ?? before;
       let revoked: CredentialRevoked[] = [];
       if (request.disabled === true && !before.disabled_at) {
         revoked = await this.revokeEverything(manager, after.id, 'user_disabled');

@@ -156,10 +156,11 @@ export class AuthController {
   @ApiResponse({ status: 403, description: 'Not a user\'s access token from a login (an API key or an OAuth client)' })
   @ApiResponse({ status: 404, description: 'The session is already gone' })
   async logout(@Req() req: { user: Principal }): Promise<RevokedSessionsResponse> {
-    const { subject, sessionId } = req.user;
-    const answer = await this.rpc.auth.call<LogoutRequest, RevokedSessionsResponse>(RpcPatterns.auth.sessionsLogout, { user_id: subject, session_id: sessionId! });
+    // The guard lets only a user's access token with a session through (RequireSignedInUser).
+    const { subject, sessionId = '' } = req.user;
+    const answer = await this.rpc.auth.call<LogoutRequest, RevokedSessionsResponse>(RpcPatterns.auth.sessionsLogout, { user_id: subject, session_id: sessionId });
     // This replica at once; the others when the revocation arrives.
-    this.revocations.apply({ kind: 'session', id: sessionId!, expires_at: null, reason: 'logged_out' });
+    this.revocations.apply({ kind: 'session', id: sessionId, expires_at: null, reason: 'logged_out' });
     return answer;
   }
 
