@@ -15,6 +15,9 @@ export class CredentialLifecycle1772700000000 implements MigrationInterface {
     await runner.query(`ALTER TABLE auth.refresh_tokens ADD COLUMN session_expires_at timestamptz`);
     await runner.query(`UPDATE auth.refresh_tokens SET session_expires_at = expires_at`);
     await runner.query(`ALTER TABLE auth.refresh_tokens ALTER COLUMN session_expires_at SET NOT NULL`);
+    // A replica of the previous version, still running during an upgrade, inserts without the
+    // column: its sessions get the default absolute lifetime.
+    await runner.query(`ALTER TABLE auth.refresh_tokens ALTER COLUMN session_expires_at SET DEFAULT now() + interval '30 days'`);
     await runner.query(`CREATE INDEX refresh_tokens_user ON auth.refresh_tokens (user_id) WHERE revoked_at IS NULL`);
     await runner.query(`ALTER TABLE auth.oauth_clients ADD COLUMN previous_secret_hash text`);
     await runner.query(`ALTER TABLE auth.oauth_clients ADD COLUMN previous_secret_expires_at timestamptz`);
