@@ -90,6 +90,8 @@ describe('credential lifecycle', () => {
 
       const enabled = await http(base, 'PATCH', `/v1/users/${user.id}`, { token: admin, body: { disabled: false } });
       expect([enabled.status, enabled.body.disabled_at]).toEqual([200, null]);
+      // Tokens issued up to the disable (iat, whole seconds) stay refused: log in a second later.
+      await sleep(1000);
       const again = await loginTokens(user.email, PASSWORD);
       expect(await probe(again.access_token)).toBe(404);
       // The keys revoked with the disable stay revoked.
@@ -269,16 +271,21 @@ describe('credential lifecycle', () => {
       expect(JSON.stringify(list.body)).not.toContain(rotated.body.key.key);
     });
 
-    it('rotates with an overlap: the old key works until the overlap ends, then is refused', async () => {
+    it('rotates with an overlap: the old key and its open stream work until the overlap ends, then are refused and closed', async () => {
       const old = await apiKey(base, admin, ['read:logs']);
       expect(await probe(old.key)).toBe(404);
+      const stream = await openStream(base, old.key);
       const rotated = await http(base, 'POST', `/v1/api-keys/${old.id}/rotate`, { token: admin, body: { overlap_seconds: 2 } });
       expect(rotated.status).toBe(200);
       expect(rotated.body.previous.revoked_at).toBeNull();
       expect(Date.parse(rotated.body.previous.expires_at)).toBeGreaterThan(Date.now());
       expect(await probe(old.key)).toBe(404);
       expect(await probe(rotated.body.key.key)).toBe(404);
-      await sleep(2300);
+      expect(stream.text()).not.toContain('stream.closed');
+      const ended = await stream.ended;
+      expect(ended.closed?.reason).toBe('api_key_rotated');
+      expect(ended.atMs - Date.parse(rotated.body.previous.expires_at)).toBeLessThan(1000);
+      expect(ended.atMs).toBeGreaterThanOrEqual(Date.parse(rotated.body.previous.expires_at) - 50);
       expect(await probe(old.key)).toBe(401);
       expect(await probe(rotated.body.key.key)).toBe(404);
       const bad = await http(base, 'POST', `/v1/api-keys/${old.id}/rotate`, { token: admin, body: { overlap_seconds: -1 } });

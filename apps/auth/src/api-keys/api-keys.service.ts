@@ -109,7 +109,12 @@ export class ApiKeysService {
       });
       let previous: ApiKeyRow;
       if (request.overlap_seconds > 0) {
-        previous = await this.keys.expireBy(manager, old.id, new Date(Date.now() + request.overlap_seconds * 1000));
+        const end = new Date(Date.now() + request.overlap_seconds * 1000);
+        previous = await this.keys.expireBy(manager, old.id, end);
+        // Gateways hold the key with its old expiry (cache, open streams): they stop it at the end.
+        await this.revocations.publish(manager, [
+          { kind: 'api_key', id: old.id, expires_at: previous.expires_at?.toISOString() ?? null, reason: 'rotated', effective_at: previous.expires_at?.toISOString() ?? end.toISOString() },
+        ]);
       } else {
         previous = (await this.keys.revoke(manager, old.id)) ?? old;
         await this.revocations.publish(manager, [{ kind: 'api_key', id: old.id, expires_at: old.expires_at?.toISOString() ?? null, reason: 'rotated' }]);

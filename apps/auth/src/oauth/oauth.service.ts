@@ -313,7 +313,7 @@ export class OAuthService {
       if (form.redirect_uri !== row.redirect_uri) return { ok: false, ...err('invalid_grant', 'redirect_uri does not match the authorization request.') };
       if (!verifyPkce(form.code_verifier, row.code_challenge)) return { ok: false, ...err('invalid_grant', 'PKCE verification failed.') };
       const user = await this.users.findById(row.user_id, manager);
-      if (!user) return invalid;
+      if (!user || user.disabled_at) return invalid;
       const scopes = within(within(row.scopes, client.scopes), user.scopes);
       if (withRefresh) {
         const issued = await this.tokens.issue(user.id, scopes, { familyId: row.family_id, clientId: client.client_id }, manager);

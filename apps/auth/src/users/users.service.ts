@@ -224,8 +224,12 @@ export class UsersService implements OnApplicationBootstrap {
     const sessions = await this.tokens.revokeUserSessions(manager, userId, reason);
     const keys = await this.apiKeys.revokeCreatedBy(manager, `user:${userId}`);
     const revokedKeys = keys.map((k) => ({ kind: 'api_key' as const, id: k.id, expires_at: k.expires_at?.toISOString() ?? null, reason }));
-    await this.revocations.publish(manager, revokedKeys);
-    return [...sessions, ...revokedKeys];
+    // Also by user: access tokens without a refresh token (an OAuth code exchange without the
+    // refresh_token grant) belong to no stored session.
+    const now = new Date().toISOString();
+    const user = { kind: 'user' as const, id: userId, expires_at: this.tokens.accessTokensEnd(), issued_before: now, reason };
+    await this.revocations.publish(manager, [...revokedKeys, user]);
+    return [...sessions, ...revokedKeys, user];
   }
 
   private async assertAnotherAdmin(manager: EntityManager, userId: string): Promise<void> {

@@ -3,6 +3,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import { type CredentialRevoked, type Revoking, Topics, validateCredentialRevokedEnvelope } from '@vigil/contracts';
 import { type IncomingMessage, MESSAGE_BUS, type MessageBus, type Subscription } from '@vigil/messaging';
 import { LOGGER, type Logger } from '@vigil/platform';
+import { watchExpiry as watchUntil } from '../events/stream/credential-watch';
 import { AccessTokenStrategy } from './access-token.strategy';
 import { ApiKeyCache } from './api-key.cache';
 
@@ -59,7 +60,14 @@ export class RevocationsSubscriber implements OnApplicationBootstrap, OnModuleDe
    * before the message comes back.
    */
   apply(revoked: CredentialRevoked): void {
+    if (revoked.effective_at && Date.parse(revoked.effective_at) > Date.now()) {
+      // Later (a rotated key's overlap): the credential works until then, on every replica.
+      const { effective_at: _later, ...now } = revoked;
+      watchUntil(Date.parse(revoked.effective_at), () => this.apply(now));
+      return;
+    }
     if (revoked.kind === 'api_key') this.apiKeys.evict(revoked.id);
+    else if (revoked.kind === 'user') this.tokens.revokeUser(revoked.id, revoked.issued_before, revoked.expires_at);
     else this.tokens.revoke(revoked.kind === 'session' ? 'sid' : revoked.kind === 'client' ? 'client' : 'jti', revoked.id, revoked.expires_at);
     for (const listener of this.listeners) {
       try {

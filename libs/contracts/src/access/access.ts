@@ -27,16 +27,22 @@ export type OAuthGrantType = (typeof OAuthGrantTypes)[number];
  * - `session`: a refresh-token family (`id`); access tokens carrying `sid` = id die with it.
  * - `access_token`: one access token (`id` is its `jti`), revoked through RFC 7009.
  * - `client`: a deleted OAuth client (`id` is its client_id); every token issued to it dies.
+ * - `user`: a disabled or deleted user (`id` is the user id): every access token issued to them
+ *   before `issued_before` dies (tokens from a later login, once enabled again, are accepted).
  * `expires_at` is when the credential would have expired anyway: a deny-list entry can go then.
  * `reason` says why (event streams closed by the revocation tell their client); absent means `revoked`.
+ * `effective_at`, when in the future, delays the revocation until then (an API key rotated with an
+ * overlap stops at the overlap's end); absent means now.
  */
 export const CredentialRevocationReasons = ['revoked', 'logged_out', 'user_disabled', 'user_deleted', 'password_changed', 'scopes_reduced', 'client_deleted', 'rotated'] as const;
 export type CredentialRevocationReason = (typeof CredentialRevocationReasons)[number];
 export const CredentialRevokedSchema = Type.Object({
-  kind: Type.Union([Type.Literal('api_key'), Type.Literal('session'), Type.Literal('access_token'), Type.Literal('client')]),
+  kind: Type.Union([Type.Literal('api_key'), Type.Literal('session'), Type.Literal('access_token'), Type.Literal('client'), Type.Literal('user')]),
   id: Type.String({ minLength: 1, maxLength: 200 }),
   expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   reason: Type.Optional(Type.Union(CredentialRevocationReasons.map((r) => Type.Literal(r)))),
+  issued_before: Type.Optional(Type.String({ format: 'date-time' })),
+  effective_at: Type.Optional(Type.String({ format: 'date-time' })),
 });
 export type CredentialRevoked = Static<typeof CredentialRevokedSchema>;
 export const CREDENTIAL_REVOKED_EVENT = 'credential.revoked';

@@ -11,6 +11,7 @@ describe('revocationEnds', () => {
     expect(revocationEnds(user, { kind: 'session', id: 'sess_a', expires_at: null })?.reason).toBe('session_revoked');
     expect(revocationEnds(user, { kind: 'access_token', id: 'jti_a', expires_at: null })?.reason).toBe('token_revoked');
     expect(revocationEnds(viaClient, { kind: 'client', id: 'cli_a', expires_at: null })?.reason).toBe('client_deleted');
+    expect(revocationEnds(user, { kind: 'user', id: 'usr_a', expires_at: null, reason: 'user_deleted' })?.reason).toBe('user_deleted');
   });
 
   it('ignores revocations of other credentials, including an id of another kind', () => {
@@ -18,6 +19,7 @@ describe('revocationEnds', () => {
     expect(revocationEnds(key, { kind: 'session', id: 'key_a', expires_at: null })).toBeUndefined();
     expect(revocationEnds(user, { kind: 'api_key', id: 'usr_a', expires_at: null })).toBeUndefined();
     expect(revocationEnds(user, { kind: 'client', id: 'cli_a', expires_at: null })).toBeUndefined();
+    expect(revocationEnds(key, { kind: 'user', id: 'key_a', expires_at: null })).toBeUndefined();
   });
 
   it('names the reason the revocation gives', () => {

@@ -33,9 +33,10 @@ export function revocationEnds(principal: Principal, revoked: CredentialRevoked)
     (revoked.kind === 'api_key' && principal.kind === 'api_key' && principal.subject === revoked.id) ||
     (revoked.kind === 'session' && principal.sessionId === revoked.id) ||
     (revoked.kind === 'access_token' && principal.tokenId === revoked.id) ||
-    (revoked.kind === 'client' && principal.clientId === revoked.id);
+    (revoked.kind === 'client' && principal.clientId === revoked.id) ||
+    (revoked.kind === 'user' && principal.kind === 'user' && principal.subject === revoked.id);
   if (!matches) return undefined;
-  const byKind = { api_key: 'api_key_revoked', session: 'session_revoked', access_token: 'token_revoked', client: 'client_deleted' }[revoked.kind];
+  const byKind = { api_key: 'api_key_revoked', session: 'session_revoked', access_token: 'token_revoked', client: 'client_deleted', user: 'user_disabled' }[revoked.kind];
   const reason = !revoked.reason || revoked.reason === 'revoked' ? byKind : revoked.reason === 'rotated' ? 'api_key_rotated' : revoked.reason;
   return { reason, detail: DETAILS[reason] ?? 'The credential of this stream was revoked.' };
 }
