@@ -333,7 +333,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate an API key
-         * @description Creates a new key with the same name, scopes, expiry and creator; its value is in this response only. The old key is revoked at once (overlap_seconds 0, the default) or keeps working until the overlap ends (then within API_KEY_CACHE_TTL_SECONDS on every replica).
+         * @description Creates a new key with the same name, scopes, expiry and creator; its value is in this response only. The old key is revoked at once (overlap_seconds 0, the default) or keeps working until the overlap ends, when every replica refuses it and closes its event streams.
          */
         post: operations["ApiKeysController_rotate"];
         delete?: never;

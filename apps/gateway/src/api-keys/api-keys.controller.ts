@@ -157,7 +157,7 @@ export class ApiKeysController {
     summary: 'Rotate an API key',
     description:
       'Creates a new key with the same name, scopes, expiry and creator; its value is in this response only. The old key is revoked at once ' +
-      '(overlap_seconds 0, the default) or keeps working until the overlap ends (then within API_KEY_CACHE_TTL_SECONDS on every replica).',
+      '(overlap_seconds 0, the default) or keeps working until the overlap ends, when every replica refuses it and closes its event streams.',
   })
   @ApiOkResponse({ type: RotatedApiKeyDto })
   @ApiResponse({ status: 404, description: 'No such key' })
