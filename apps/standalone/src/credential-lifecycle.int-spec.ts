@@ -377,6 +377,16 @@ describe('credential lifecycle', () => {
       expect(ended.atMs - disabledAt).toBeLessThan(1000);
     });
 
+    it("closes a deleted user's streams, those opened with their API keys included", async () => {
+      const user = await newUser(['admin']);
+      const key = await apiKey(base, user.access_token, ['read:logs']);
+      const byToken = await openStream(base, user.access_token);
+      const byKey = await openStream(base, key.key);
+      expect((await http(base, 'DELETE', `/v1/users/${user.id}`, { token: admin })).status).toBe(200);
+      expect((await byToken.ended).closed?.reason).toBe('user_deleted');
+      expect((await byKey.ended).closed?.reason).toBe('user_deleted');
+    });
+
     it('keeps streams of other credentials open', async () => {
       const kept = await apiKey(base, admin, ['read:logs']);
       const gone = await apiKey(base, admin, ['read:logs']);
@@ -388,5 +398,24 @@ describe('credential lifecycle', () => {
       expect(keptStream.text()).not.toContain('stream.closed');
       await keptStream.cancel();
     });
+  });
+
+  describe('scheduled signing-key rotation', () => {
+    it('replaces a key older than SIGNING_KEY_ROTATION_DAYS at start; tokens it signed stay valid and the JWKS lists both', async () => {
+      const before = await loginTokens('admin@example.com', system.adminPassword);
+      const oldKid = kidOf(before.access_token);
+      await system.stop();
+      // The current key is made 91 days old (the rotation age is 90 days by default).
+      await system.db.query(`UPDATE auth.signing_keys SET created_at = now() - interval '91 days' WHERE retired_at IS NULL`);
+      system = await startTestSystem({ bus: 'memory', restartOf: system, env: { REFRESH_TOKEN_ABSOLUTE_TTL_SECONDS: String(ABSOLUTE_SESSION_SECONDS) } });
+      base = system.gatewayUrl;
+      const [current] = await system.db.query<{ kid: string }>(`SELECT kid FROM auth.signing_keys WHERE retired_at IS NULL`);
+      expect(current!.kid).not.toBe(oldKid);
+      const kids = (await http(base, 'GET', '/.well-known/jwks.json')).body.keys.map((k: { kid: string }) => k.kid);
+      expect(kids).toEqual(expect.arrayContaining([oldKid, current!.kid]));
+      expect(await probe(before.access_token)).toBe(404);
+      const after = await loginTokens('admin@example.com', system.adminPassword);
+      expect(kidOf(after.access_token)).toBe(current!.kid);
+    }, 120_000);
   });
 });
