@@ -142,6 +142,11 @@ export class AccessTokenStrategy extends PassportStrategy(JwtStrategy, ACCESS_TO
     for (const [id, cut] of this.userCutoffs) if (cut.untilMs <= now) this.userCutoffs.delete(id);
   }
 
+  /** Whether a principal this strategy accepted has been revoked since (its session, token or client). */
+  refuses(principal: Principal): boolean {
+    return this.isRevoked(principal.sessionId, principal.tokenId, principal.clientId);
+  }
+
   private isRevoked(sid: string | undefined, jti: string | undefined, clientId: string | undefined): boolean {
     return this.revoked.has('sid', sid) || this.revoked.has('jti', jti) || this.revoked.has('client', clientId);
   }

@@ -6,6 +6,7 @@ import { LOGGER, type Logger } from '@vigil/platform';
 import { watchExpiry as watchUntil } from '../events/stream/credential-watch';
 import { AccessTokenStrategy } from './access-token.strategy';
 import { ApiKeyCache } from './api-key.cache';
+import type { Principal } from './principal';
 
 /**
  * Every gateway replica reads every revocation: each subscribes with a consumer group of its own
@@ -82,6 +83,11 @@ export class RevocationsSubscriber implements OnApplicationBootstrap, OnModuleDe
   settle<T>(answer: Revoking<T>): T {
     for (const revoked of answer.revoked) this.apply(revoked);
     return answer.result;
+  }
+
+  /** Whether the credential a request was authenticated with has been revoked since. */
+  revokedSince(principal: Principal): boolean {
+    return principal.kind === 'api_key' ? this.apiKeys.revoked.has('api_key', principal.subject) : this.tokens.refuses(principal);
   }
 
   onRevoked(listener: (revoked: CredentialRevoked) => void): void {

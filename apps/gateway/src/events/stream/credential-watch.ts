@@ -41,6 +41,11 @@ export function revocationEnds(principal: Principal, revoked: CredentialRevoked)
   return { reason, detail: DETAILS[reason] ?? 'The credential of this stream was revoked.' };
 }
 
+/** The end for a reason of the table above (a revocation known without its message). */
+export function revokedEnd(reason: string): CredentialEnd {
+  return { reason, detail: DETAILS[reason] ?? 'The credential of this stream was revoked.' };
+}
+
 /** The end of a credential's life, for a stream opened with it. */
 export function expiryEnd(principal: Principal): CredentialEnd {
   return principal.kind === 'api_key'

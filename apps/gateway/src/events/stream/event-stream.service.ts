@@ -14,7 +14,7 @@ import { RevocationsSubscriber } from '../../auth/revocations.subscriber';
 import { RateLimiter } from '../../rate-limit/rate-limiter';
 import { RpcClients } from '../../rpc/rpc-clients';
 import { EventsApiErrorCode } from '../event-filters';
-import { type CredentialEnd, expiryEnd, revocationEnds, watchExpiry } from './credential-watch';
+import { type CredentialEnd, expiryEnd, revocationEnds, revokedEnd, watchExpiry } from './credential-watch';
 import { EventStreamHub } from './event-stream.hub';
 import { StreamLimits } from './stream-limits';
 import { type SseSink, StreamSession } from './stream-session';
@@ -34,7 +34,7 @@ export class EventStreamService implements BeforeApplicationShutdown {
     @Inject(LOGGER) logger: Logger,
     @Inject(Registry) metrics: Registry,
     @Inject(RateLimiter) rateLimiter: RateLimiter,
-    @Inject(RevocationsSubscriber) revocations: RevocationsSubscriber,
+    @Inject(RevocationsSubscriber) private readonly revocations: RevocationsSubscriber,
   ) {
     // Revocations reach every replica (auth.credential-revocations.v1): each closes its own streams.
     revocations.onRevoked((revoked) => {
@@ -108,6 +108,10 @@ export class EventStreamService implements BeforeApplicationShutdown {
         // A stream lives no longer than its credential (access token exp, API key expires_at).
         stopWatching = watchExpiry(principal.expiresAtMs, () => this.end(session, expiryEnd(principal)));
         void session.start();
+        // A revocation that arrived between the authentication and now found no stream to close.
+        if (this.revocations.revokedSince(principal)) {
+          this.end(session, principal.kind === 'api_key' ? revokedEnd('api_key_revoked') : revokedEnd('session_revoked'));
+        }
         return session;
       };
     } catch (error) {
