@@ -1,11 +1,12 @@
 import { type ChildService, freePort, spawnTs, waitFor } from '@vigil/testing';
-import { apiKey } from './testing/access';
+import { apiKey, openStream, shortLivedToken } from './testing/access';
 import { http, login } from './testing/http';
 import { startTestSystem, type TestSystem } from './testing/test-system';
 
 /**
  * Two more gateway processes beside the system's own, on Kafka, sharing Redis: rate limits hold
- * across them, and a key revoked through one is refused by the others.
+ * across them, a key revoked through one is refused by the others, and event streams on every
+ * replica end with their credential.
  */
 describe('access across gateway replicas (Kafka, Redis)', () => {
   let system: TestSystem;
@@ -88,4 +89,67 @@ describe('access across gateway replicas (Kafka, Redis)', () => {
     await waitFor(async () => (await probe(system.gatewayUrl)).status === 401, 15_000, 'revocation delivered over Kafka');
     expect(Date.now() - started).toBeLessThan(15_000);
   }, 60_000);
+
+  describe('event streams follow their credential on every replica', () => {
+    const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+    // The earlier tests spent the login budget of 127.0.0.1 on the replicas: log in from another (trusted proxy) address.
+    let address = 10;
+    const loginOnReplica = async (url: string, email: string, password: string): Promise<string> => {
+      const response = await http(url, 'POST', '/v1/auth/login', { body: { email, password }, headers: { 'x-forwarded-for': `203.0.113.${address++}` } });
+      if (response.status !== 200) throw new Error(`login failed: ${response.status} ${JSON.stringify(response.body)}`);
+      return response.body.access_token;
+    };
+
+    it('closes streams on both replicas within a second of the API key being deleted through a third gateway', async () => {
+      const admin = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
+      const { id, key } = await apiKey(system.gatewayUrl, admin, ['read:logs']);
+      const streams = [await openStream(replicas[0]!.url, key), await openStream(replicas[1]!.url, key)];
+      const deletedAt = Date.now();
+      expect((await http(system.gatewayUrl, 'DELETE', `/v1/api-keys/${id}`, { token: admin })).status).toBe(200);
+      for (const stream of streams) {
+        const ended = await stream.ended;
+        expect(ended.closed?.reason).toBe('api_key_revoked');
+        expect(ended.atMs - deletedAt).toBeLessThan(1000);
+      }
+    }, 30_000);
+
+    it('closes a stream on one replica when its user is disabled through the other, and one whose session logs out', async () => {
+      const admin = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
+      const email = `stream-${Date.now()}@example.com`;
+      const created = await http(replicas[0]!.url, 'POST', '/v1/users', { token: admin, body: { email, password: 'a-long-enough-password', scopes: ['read:logs'] } });
+      expect(created.status).toBe(201);
+      const first = await loginOnReplica(replicas[0]!.url, email, 'a-long-enough-password');
+      const second = await loginOnReplica(replicas[0]!.url, email, 'a-long-enough-password');
+      const byLogout = await openStream(replicas[1]!.url, second);
+      const byDisable = await openStream(replicas[0]!.url, first);
+
+      const loggedOutAt = Date.now();
+      expect((await http(replicas[0]!.url, 'POST', '/v1/auth/logout', { token: second })).status).toBe(200);
+      const afterLogout = await byLogout.ended;
+      expect(afterLogout.closed?.reason).toBe('logged_out');
+      expect(afterLogout.atMs - loggedOutAt).toBeLessThan(1000);
+
+      const disabledAt = Date.now();
+      expect((await http(replicas[1]!.url, 'PATCH', `/v1/users/${created.body.id}`, { token: admin, body: { disabled: true } })).status).toBe(200);
+      const afterDisable = await byDisable.ended;
+      expect(afterDisable.closed?.reason).toBe('user_disabled');
+      expect(afterDisable.atMs - disabledAt).toBeLessThan(1000);
+      // The disabled user's token is refused everywhere.
+      for (const url of [replicas[0]!.url, replicas[1]!.url, system.gatewayUrl]) {
+        expect((await http(url, 'GET', '/v1/events/evt_00000000000000000000000000', { token: first })).status).toBe(401);
+      }
+    }, 30_000);
+
+    it('closes streams on both replicas when their access token expires', async () => {
+      const admin = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
+      const token = await shortLivedToken(system, claims(admin).sub, ['read:logs'], 3);
+      const expiresAt = claims(token).exp * 1000;
+      const streams = [await openStream(replicas[0]!.url, token), await openStream(replicas[1]!.url, token)];
+      for (const stream of streams) {
+        const ended = await stream.ended;
+        expect(ended.closed?.reason).toBe('token_expired');
+        expect(ended.atMs - expiresAt).toBeLessThan(1000);
+      }
+    }, 30_000);
+  });
 });

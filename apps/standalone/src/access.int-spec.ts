@@ -41,6 +41,10 @@ describe('access: scopes on every route, API keys, JWT login and refresh', () =>
     'GET /v1/openapi.json',
   ]);
   const isPublic = (label: string) => PUBLIC.has(label) || /^GET \/v1\/docs(\/|$)/.test(label);
+  // Routes about the caller's own account: a user's access token from a login, no scope. Walked
+  // with an administrator's API key, which they refuse (403): an API key is not a signed-in user.
+  // (Not with the user's token: logout would end the session the walk uses.)
+  const SIGNED_IN = new Set(['POST /v1/auth/logout', 'POST /v1/auth/password']);
 
   it('walks every route of the real router: each refuses no credential (401) and a credential without its scope (403 naming it)', async () => {
     const routes = gatewayRoutes(system);
@@ -58,6 +62,12 @@ describe('access: scopes on every route, API keys, JWT login and refresh', () =>
       }
       if (anonymous.status !== 401 || anonymous.headers.get('www-authenticate') !== 'Bearer error="invalid_token"') {
         failures.push(`${label}: without credential ${anonymous.status} (a public route must be listed in PUBLIC)`);
+        continue;
+      }
+      if (SIGNED_IN.has(label)) {
+        const key = await apiKey(base, admin, ['admin']);
+        const refused = await http(base, method, url, { token: key.key, headers: { accept: 'application/json' } });
+        if (refused.status !== 403) failures.push(`${label}: with an admin API key ${refused.status} (must be 403: not a signed-in user)`);
         continue;
       }
       const bare = await http(base, method, url, { token: noScopes.token, headers: { accept: 'application/json' } });

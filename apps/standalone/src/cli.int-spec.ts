@@ -124,7 +124,13 @@ describe('vigil CLI', () => {
       expect(JSON.parse(readFileSync(file, 'utf8')).servers[system.gatewayUrl].refresh_token).not.toBe(current.refresh_token);
       expect((await vigil(['policies', 'list'], { env })).code).toBe(0);
 
-      expect(await vigil(['logout'], { env })).toMatchObject({ code: 0 });
+      const beforeLogout = JSON.parse(readFileSync(file, 'utf8')).servers[system.gatewayUrl];
+      const loggedOut = await vigil(['logout'], { env });
+      expect(loggedOut).toMatchObject({ code: 0 });
+      expect(JSON.parse(loggedOut.stdout)).toEqual({ logged_out: true, session_revoked: true, url: system.gatewayUrl });
+      // The session ended on the server too: its refresh token is refused.
+      const reuse = await fetch(`${system.gatewayUrl}/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: beforeLogout.refresh_token }) });
+      expect(reuse.status).toBe(401);
       const after = await vigil(['policies', 'list'], { env });
       expect(after.code).toBe(4);
       expect(after.stderr).toContain('not logged in');

@@ -6,6 +6,8 @@ import {
   type CreatedApiKeyResponse,
   type AccessPage,
   type AccessPageRequest,
+  type RotateApiKeyRequest,
+  type RotatedApiKeyResponse,
   RpcPatterns,
   type TouchApiKeysRequest,
   type VerifiedApiKey,
@@ -31,6 +33,12 @@ export class ApiKeysController {
   @MessagePattern(RpcPatterns.auth.apiKeysRevoke)
   revoke(@RpcPayload() request: { id: string }): Promise<ApiKeyResponse> {
     return this.keys.revoke(String(request?.id ?? ''));
+  }
+
+  @MessagePattern(RpcPatterns.auth.apiKeysRotate)
+  rotate(@RpcPayload() request: RotateApiKeyRequest): Promise<RotatedApiKeyResponse> {
+    const overlap = Number(request?.overlap_seconds ?? 0);
+    return this.keys.rotate({ id: String(request?.id ?? ''), overlap_seconds: Number.isInteger(overlap) && overlap > 0 ? overlap : 0 });
   }
 
   /** Answers `{key: null}` for an unknown key: RPC cannot carry a bare null. */

@@ -61,6 +61,44 @@ export class ApiKeysRepository {
     return rows[0] ?? null;
   }
 
+  /** Revokes every live key a credential created (`user:<id>`); returns them. */
+  async revokeCreatedBy(manager: EntityManager, createdBy: string): Promise<ApiKeyRow[]> {
+    return manager.query(
+      `WITH revoked AS (
+         UPDATE auth.api_keys SET revoked_at = now() WHERE created_by = $1 AND revoked_at IS NULL RETURNING ${COLUMNS}
+       ) SELECT * FROM revoked`,
+      [createdBy],
+    );
+  }
+
+  async lockById(manager: EntityManager, id: string): Promise<(ApiKeyRow & { created_by: string }) | null> {
+    const rows: (ApiKeyRow & { created_by: string })[] = await manager.query(`SELECT ${COLUMNS}, created_by FROM auth.api_keys WHERE id = $1 FOR UPDATE`, [id]);
+    return rows[0] ?? null;
+  }
+
+  async insertWith(
+    manager: EntityManager,
+    row: { id: string; name: string; prefix: string; key_hash: string; scopes: string[]; created_by: string; expires_at: Date | null },
+  ): Promise<ApiKeyRow> {
+    const [inserted] = await manager.query(
+      `INSERT INTO auth.api_keys (id, name, prefix, key_hash, scopes, created_by, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+      [row.id, row.name, row.prefix, row.key_hash, row.scopes, row.created_by, row.expires_at],
+    );
+    return inserted;
+  }
+
+  /** Cuts a key's life short (an overlap after rotation): the earlier of its expiry and `until`. */
+  async expireBy(manager: EntityManager, id: string, until: Date): Promise<ApiKeyRow> {
+    const [row] = await manager.query(
+      `WITH changed AS (
+         UPDATE auth.api_keys SET expires_at = LEAST(COALESCE(expires_at, $2), $2) WHERE id = $1 RETURNING ${COLUMNS}
+       ) SELECT * FROM changed`,
+      [id, until],
+    );
+    return row;
+  }
+
   async touch(ids: string[]): Promise<void> {
     if (!ids.length) return;
     await this.dataSource.query(`UPDATE auth.api_keys SET last_used_at = now() WHERE id = ANY($1::text[])`, [ids]);

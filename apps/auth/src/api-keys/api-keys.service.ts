@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { ApiKeyResponse, CreateApiKeyRequest, CreatedApiKeyResponse, AccessPage, AccessPageRequest, VerifiedApiKey } from '@vigil/contracts';
+import type {
+  AccessPage,
+  AccessPageRequest,
+  ApiKeyResponse,
+  CreateApiKeyRequest,
+  CreatedApiKeyResponse,
+  RotateApiKeyRequest,
+  RotatedApiKeyResponse,
+  VerifiedApiKey,
+} from '@vigil/contracts';
 import { apiKeyDisplayPrefix, generateApiKey, isWellFormedApiKey, newId } from '@vigil/domain';
 import { AuditTrail } from '@vigil/messaging';
 import { DomainException } from '@vigil/platform';
@@ -11,6 +20,7 @@ import { type ApiKeyRow, ApiKeysRepository } from './api-keys.repository';
 export enum ApiKeysErrorCode {
   NotFound = 'api_key_not_found',
   ExpiryInPast = 'api_key_expiry_in_past',
+  Revoked = 'api_key_revoked',
 }
 
 export function hashApiKey(key: string): string {
@@ -94,6 +104,44 @@ export class ApiKeysService {
         after: { ...auditView(row), revoked_at: row.revoked_at?.toISOString() ?? null },
       });
       return toApiKeyResponse(row);
+    });
+  }
+
+  /**
+   * Replaces a key by a new one with the same name, scopes, expiry and creator; the value is in
+   * this answer only. The old key is revoked at once (overlap 0, announced to every gateway) or
+   * keeps working for `overlap_seconds` (its expiry is brought forward, never pushed back).
+   */
+  async rotate(request: RotateApiKeyRequest): Promise<RotatedApiKeyResponse> {
+    return this.dataSource.transaction(async (manager) => {
+      const old = await this.keys.lockById(manager, request.id);
+      if (!old) throw DomainException.notFound('API key', request.id, ApiKeysErrorCode.NotFound);
+      if (old.revoked_at || (old.expires_at && old.expires_at.getTime() <= Date.now())) {
+        throw new DomainException(409, ApiKeysErrorCode.Revoked, 'This API key is revoked or expired; create a new one instead.');
+      }
+      const key = generateApiKey();
+      const created = await this.keys.insertWith(manager, {
+        id: newId('apiKey'),
+        name: old.name,
+        prefix: apiKeyDisplayPrefix(key),
+        key_hash: hashApiKey(key),
+        scopes: old.scopes,
+        created_by: old.created_by,
+        expires_at: old.expires_at,
+      });
+      let previous: ApiKeyRow;
+      if (request.overlap_seconds > 0) {
+        const end = new Date(Date.now() + request.overlap_seconds * 1000);
+        previous = await this.keys.expireBy(manager, old.id, end);
+        // Gateways hold the key with its old expiry (cache, open streams): they stop it at the end.
+        await this.revocations.publish(manager, [
+          { kind: 'api_key', id: old.id, expires_at: previous.expires_at?.toISOString() ?? null, reason: 'rotated', effective_at: previous.expires_at?.toISOString() ?? end.toISOString() },
+        ]);
+      } else {
+        previous = (await this.keys.revoke(manager, old.id)) ?? old;
+        await this.revocations.publish(manager, [{ kind: 'api_key', id: old.id, expires_at: old.expires_at?.toISOString() ?? null, reason: 'rotated' }]);
+      }
+      return { key: { ...toApiKeyResponse(created), key }, previous: toApiKeyResponse(previous) };
     });
   }
 

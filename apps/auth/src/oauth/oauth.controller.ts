@@ -12,6 +12,8 @@ import {
   type AccessPageRequest,
   type RevokeOutcome,
   type RevokeRequest,
+  type RotatedOAuthClientSecretResponse,
+  type RotateOAuthClientSecretRequest,
   RpcPatterns,
   type TokenOutcome,
   type TokenRequest,
@@ -32,6 +34,20 @@ export class OAuthController {
   @MessagePattern(RpcPatterns.auth.oauthClientsList)
   listClients(@RpcPayload() request: AccessPageRequest): Promise<AccessPage<OAuthClientResponse>> {
     return this.oauth.listClients(request);
+  }
+
+  @MessagePattern(RpcPatterns.auth.oauthClientsDelete)
+  deleteClient(@RpcPayload() request: { client_id: string }): Promise<OAuthClientResponse> {
+    return this.oauth.deleteClient(String(request?.client_id ?? ''));
+  }
+
+  @MessagePattern(RpcPatterns.auth.oauthClientsRotateSecret)
+  rotateSecret(@RpcPayload() request: RotateOAuthClientSecretRequest): Promise<RotatedOAuthClientSecretResponse> {
+    const overlap = request?.overlap_seconds;
+    return this.oauth.rotateClientSecret({
+      client_id: String(request?.client_id ?? ''),
+      overlap_seconds: typeof overlap === 'number' && Number.isInteger(overlap) && overlap >= 0 ? overlap : undefined,
+    });
   }
 
   @MessagePattern(RpcPatterns.auth.oauthAuthorize)

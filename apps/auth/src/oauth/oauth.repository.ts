@@ -9,6 +9,9 @@ export interface OAuthClientRow {
   grant_types: string[];
   scopes: string[];
   created_at: Date;
+  previous_secret_hash: string | null;
+  previous_secret_expires_at: Date | null;
+  secret_rotated_at: Date | null;
 }
 
 export interface AuthorizationRequestRow {
@@ -34,14 +37,18 @@ export interface AuthorizationCodeRow {
   used_at: Date | null;
 }
 
-const CLIENT_COLUMNS = 'client_id, name, secret_hash, redirect_uris, grant_types, scopes, created_at';
+const CLIENT_COLUMNS =
+  'client_id, name, secret_hash, redirect_uris, grant_types, scopes, created_at, previous_secret_hash, previous_secret_expires_at, secret_rotated_at';
 
 /** OAuth clients, pending authorization requests and authorization codes. */
 @Injectable()
 export class OAuthRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  async insertClient(row: Omit<OAuthClientRow, 'created_at'> & { created_by: string }, manager: EntityManager = this.dataSource.manager): Promise<OAuthClientRow> {
+  async insertClient(
+    row: Omit<OAuthClientRow, 'created_at' | 'previous_secret_hash' | 'previous_secret_expires_at' | 'secret_rotated_at'> & { created_by: string },
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<OAuthClientRow> {
     const [inserted] = await manager.query(
       `INSERT INTO auth.oauth_clients (client_id, name, secret_hash, redirect_uris, grant_types, scopes, created_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${CLIENT_COLUMNS}`,
@@ -53,6 +60,35 @@ export class OAuthRepository {
   async findClient(clientId: string): Promise<OAuthClientRow | null> {
     const rows: OAuthClientRow[] = await this.dataSource.query(`SELECT ${CLIENT_COLUMNS} FROM auth.oauth_clients WHERE client_id = $1`, [clientId]);
     return rows[0] ?? null;
+  }
+
+  /**
+   * A new secret; the current one stays valid until `overlapSeconds` from now (0: not at all). A
+   * secret older than that (from a rotation before) stops at once.
+   */
+  async rotateSecret(clientId: string, secretHash: string, overlapSeconds: number): Promise<OAuthClientRow | null> {
+    const rows: OAuthClientRow[] = await this.dataSource.query(
+      `WITH changed AS (
+         UPDATE auth.oauth_clients SET
+           previous_secret_hash = CASE WHEN $3 > 0 THEN secret_hash END,
+           previous_secret_expires_at = CASE WHEN $3 > 0 THEN now() + make_interval(secs => $3) END,
+           secret_hash = $2,
+           secret_rotated_at = now()
+         WHERE client_id = $1 RETURNING ${CLIENT_COLUMNS}
+       ) SELECT * FROM changed`,
+      [clientId, secretHash, overlapSeconds],
+    );
+    return rows[0] ?? null;
+  }
+
+  async lockClient(manager: EntityManager, clientId: string): Promise<OAuthClientRow | null> {
+    const rows: OAuthClientRow[] = await manager.query(`SELECT ${CLIENT_COLUMNS} FROM auth.oauth_clients WHERE client_id = $1 FOR UPDATE`, [clientId]);
+    return rows[0] ?? null;
+  }
+
+  /** Deletes a client; its pending requests, codes and refresh tokens go with it (ON DELETE CASCADE). */
+  async deleteClient(manager: EntityManager, clientId: string): Promise<void> {
+    await manager.query(`DELETE FROM auth.oauth_clients WHERE client_id = $1`, [clientId]);
   }
 
   async pageClients(limit: number, offset: number): Promise<{ rows: OAuthClientRow[]; total: number }> {

@@ -15,6 +15,8 @@ import {
   type AccessPageRequest,
   type RevokeOutcome,
   type RevokeRequest,
+  type RotatedOAuthClientSecretResponse,
+  type RotateOAuthClientSecretRequest,
   Scopes,
   type TokenOutcome,
   type TokenRequest,
@@ -26,6 +28,7 @@ import { verify } from 'jsonwebtoken';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthConfig } from '../auth.service-definition';
 import { RevocationsPublisher } from '../revocations/revocations.publisher';
+import { RefreshTokensRepository } from '../tokens/refresh-tokens.repository';
 import { SigningKeysService, JWT_ALGORITHM } from '../tokens/signing-keys.service';
 import { hashToken, REFRESH_TOKEN_PREFIX, TokensService } from '../tokens/tokens.service';
 import { verifyPassword } from '../users/password-hasher';
@@ -35,6 +38,7 @@ import { isS256Challenge, redirectUriProblem, sameHash, sha256Hex, verifyPkce } 
 
 export enum OAuthClientsErrorCode {
   InvalidRedirectUri = 'invalid_redirect_uri',
+  NotFound = 'oauth_client_not_found',
 }
 
 const REQUEST_TTL_SECONDS = 600;
@@ -53,6 +57,8 @@ function toClientResponse(row: OAuthClientRow): OAuthClientResponse {
     grant_types: row.grant_types as OAuthGrantType[],
     scopes: row.scopes,
     created_at: row.created_at.toISOString(),
+    secret_rotated_at: row.secret_rotated_at?.toISOString() ?? null,
+    previous_secret_expires_at: row.previous_secret_expires_at && row.previous_secret_expires_at.getTime() > Date.now() ? row.previous_secret_expires_at.toISOString() : null,
   };
 }
 
@@ -86,6 +92,7 @@ export class OAuthService {
     @Inject(TokensService) private readonly tokens: TokensService,
     @Inject(SigningKeysService) private readonly keys: SigningKeysService,
     @Inject(RevocationsPublisher) private readonly revocations: RevocationsPublisher,
+    @Inject(RefreshTokensRepository) private readonly refreshTokens: RefreshTokensRepository,
     @Inject(CONFIG) private readonly config: AuthConfig,
     @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {}
@@ -131,6 +138,37 @@ export class OAuthService {
       data: rows.map(toClientResponse),
       pagination: { total, page: page.page, per_page: page.per_page, has_more: page.page * page.per_page < total },
     };
+  }
+
+  /**
+   * A new client secret, returned once. The previous one is still accepted for `overlap_seconds`
+   * (default OAUTH_SECRET_OVERLAP_SECONDS), so the client can be redeployed with the new one.
+   */
+  async rotateClientSecret(request: RotateOAuthClientSecretRequest): Promise<RotatedOAuthClientSecretResponse> {
+    const overlap = request.overlap_seconds ?? this.config.OAUTH_SECRET_OVERLAP_SECONDS;
+    const secret = `${CLIENT_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
+    const row = await this.repo.rotateSecret(request.client_id, sha256Hex(secret), overlap);
+    if (!row) throw DomainException.notFound('OAuth client', request.client_id, OAuthClientsErrorCode.NotFound);
+    return { client_id: row.client_id, client_secret: secret, previous_secret_expires_at: row.previous_secret_expires_at?.toISOString() ?? null };
+  }
+
+  /**
+   * Deletes a client: its refresh tokens are revoked and every token issued to it (its own
+   * client_credentials tokens and users' tokens it obtained) is refused by the gateways at once.
+   */
+  async deleteClient(clientId: string): Promise<OAuthClientResponse> {
+    return this.dataSource.transaction(async (manager) => {
+      const row = await this.repo.lockClient(manager, clientId);
+      if (!row) throw DomainException.notFound('OAuth client', clientId, OAuthClientsErrorCode.NotFound);
+      const end = this.tokens.accessTokensEnd();
+      const families = await this.refreshTokens.revokeClientSessions(manager, clientId);
+      await this.revocations.publish(manager, [
+        { kind: 'client', id: clientId, expires_at: end, reason: 'client_deleted' },
+        ...families.map((f) => ({ kind: 'session' as const, id: f.family_id, expires_at: end, reason: 'client_deleted' as const })),
+      ]);
+      await this.repo.deleteClient(manager, clientId);
+      return toClientResponse(row);
+    });
   }
 
   // ---- authorization endpoint -------------------------------------------------------------
@@ -206,7 +244,7 @@ export class OAuthService {
     const user = await this.users.findByEmail(String(request.email ?? ''));
     const ok = await verifyPassword(user?.password_hash, String(request.password ?? ''));
     const client = await this.repo.findClient(pending.client_id);
-    if (!user || !ok || !client) {
+    if (!user || !ok || !client || user.disabled_at) {
       if (!user || !ok) {
         // The consent form is a login too: its failures are recorded like POST /v1/auth/login's.
         await this.dataSource.transaction((manager) =>
@@ -225,7 +263,7 @@ export class OAuthService {
         client_name: client?.name ?? pending.client_id,
         scopes: pending.scopes,
         redirect_host: new URL(pending.redirect_uri).host,
-        message: 'The e-mail or password is wrong.',
+        message: user?.disabled_at && ok ? 'This account is disabled.' : 'The e-mail or password is wrong.',
       };
     }
     const granted = within(pending.scopes, user.scopes);
@@ -274,7 +312,14 @@ export class OAuthService {
     const client = await this.repo.findClient(credentials.client_id);
     // Hash both ways, so an unknown client costs the same as a wrong secret.
     const presented = sha256Hex(credentials.client_secret);
-    if (!client || !sameHash(presented, client.secret_hash)) return err('invalid_client', 'Client authentication failed.', 401);
+    // During a rotation's overlap the previous secret is accepted too; both are always compared.
+    const current = sameHash(presented, client?.secret_hash ?? '0'.repeat(64));
+    const previous =
+      sameHash(presented, client?.previous_secret_hash ?? '0'.repeat(64)) &&
+      client?.previous_secret_expires_at !== null &&
+      client?.previous_secret_expires_at !== undefined &&
+      client.previous_secret_expires_at.getTime() > Date.now();
+    if (!client || !(current || previous)) return err('invalid_client', 'Client authentication failed.', 401);
     return client;
   }
 
@@ -312,7 +357,7 @@ export class OAuthService {
       if (form.redirect_uri !== row.redirect_uri) return { ok: false, ...err('invalid_grant', 'redirect_uri does not match the authorization request.') };
       if (!verifyPkce(form.code_verifier, row.code_challenge)) return { ok: false, ...err('invalid_grant', 'PKCE verification failed.') };
       const user = await this.users.findById(row.user_id, manager);
-      if (!user) return invalid;
+      if (!user || user.disabled_at) return invalid;
       const scopes = within(within(row.scopes, client.scopes), user.scopes);
       await this.auditTokenIssued(manager, client.client_id, 'authorization_code', scopes, user.id);
       if (withRefresh) {

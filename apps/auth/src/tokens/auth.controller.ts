@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { type JsonWebKeySet, type LoginRequest, type RefreshRequest, RpcPatterns, type TokenResponse } from '@vigil/contracts';
+import { type JsonWebKeySet, type LoginRequest, type RefreshRequest, RpcPatterns, type SigningKeyRotationResponse, type TokenResponse } from '@vigil/contracts';
 import { AuditTrail } from '@vigil/messaging';
 import { DomainException, RpcPayload } from '@vigil/platform';
 import { DataSource } from 'typeorm';
@@ -11,6 +11,7 @@ import { TokensService } from './tokens.service';
 
 export enum AuthErrorCode {
   InvalidCredentials = 'invalid_credentials',
+  AccountDisabled = 'account_disabled',
 }
 
 @Controller()
@@ -42,6 +43,18 @@ export class AuthController {
         'WWW-Authenticate': 'Bearer error="invalid_token"',
       });
     }
+    // Said only to whoever knows the password: a disabled account is not revealed by a guess.
+    if (user.disabled_at) {
+      await this.dataSource.transaction((manager) =>
+        this.audit.record(manager, {
+          type: 'vigil.session.login_failed',
+          target: { type: 'user', id: user.id },
+          subject: user.email,
+          reason: 'account_disabled',
+        }),
+      );
+      throw new DomainException(401, AuthErrorCode.AccountDisabled, 'This account is disabled.', undefined, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    }
     return this.dataSource.transaction(async (manager) => {
       const tokens = await this.tokens.issue(user.id, user.scopes, {}, manager);
       await this.audit.record(manager, {
@@ -60,7 +73,12 @@ export class AuthController {
   }
 
   @MessagePattern(RpcPatterns.auth.jwks)
-  jwks(): JsonWebKeySet {
-    return this.keys.publicKeys();
+  jwks(): Promise<JsonWebKeySet> {
+    return this.keys.currentPublicKeys();
+  }
+
+  @MessagePattern(RpcPatterns.auth.signingKeysRotate)
+  rotateSigningKey(): Promise<SigningKeyRotationResponse> {
+    return this.keys.rotate();
   }
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { TokenResponse } from '@vigil/contracts';
+import type { CredentialRevocationReason, CredentialRevoked, TokenResponse } from '@vigil/contracts';
 import { newId } from '@vigil/domain';
 import { AuditTrail } from '@vigil/messaging';
 import { CONFIG, DomainException } from '@vigil/platform';
@@ -32,6 +32,8 @@ export interface AccessTokenClaims {
 
 export interface IssueOptions {
   familyId?: string;
+  /** The end of the session a rotated token belongs to; omitted for a new session. */
+  sessionExpiresAt?: Date;
   clientId?: string | null;
   /** False for grants that get no refresh token (client_credentials). */
   withRefreshToken?: boolean;
@@ -83,6 +85,8 @@ export class TokensService {
       client_id: clientId,
       scopes,
       ttl_seconds: this.config.REFRESH_TOKEN_TTL_SECONDS,
+      session_expires_at: options.sessionExpiresAt ?? null,
+      absolute_ttl_seconds: this.config.REFRESH_TOKEN_ABSOLUTE_TTL_SECONDS,
     });
     return {
       access_token: this.accessToken(userId, scopes, { sid: familyId, ...(clientId ? { client_id: clientId } : {}) }),
@@ -119,11 +123,11 @@ export class TokensService {
       }
       if (narrowTo && narrowTo.some((s) => !row.scopes.includes(s))) return { ok: false, reason: 'invalid_scope' };
       const user = await this.users.findById(row.user_id, manager);
-      if (!user) return { ok: false, reason: 'invalid' };
+      if (!user || user.disabled_at) return { ok: false, reason: 'invalid' };
       // Never wider than what the token carried nor than what the user holds today.
       const scopes = (narrowTo ?? row.scopes).filter((s) => user.scopes.includes(s) || user.scopes.includes('admin'));
       await this.refreshTokens.markUsed(manager, row.id);
-      const tokens = await this.issue(row.user_id, scopes, { familyId: row.family_id, clientId }, manager);
+      const tokens = await this.issue(row.user_id, scopes, { familyId: row.family_id, sessionExpiresAt: row.session_expires_at, clientId }, manager);
       await this.audit.record(manager, { type: 'vigil.session.refreshed', target: { type: 'session', id: row.family_id }, actor, after: { scopes } });
       return { ok: true, tokens, scopes };
     });
@@ -131,11 +135,30 @@ export class TokensService {
   }
 
   /** Revokes a refresh-token family and tells the gateways to refuse its access tokens. */
-  async revokeFamily(manager: EntityManager, familyId: string): Promise<void> {
+  async revokeFamily(manager: EntityManager, familyId: string, reason: CredentialRevocationReason = 'revoked'): Promise<void> {
     await this.refreshTokens.revokeFamily(manager, familyId);
-    await this.revocations.publish(manager, [
-      { kind: 'session', id: familyId, expires_at: new Date(Date.now() + this.config.ACCESS_TOKEN_TTL_SECONDS * 1000).toISOString() },
-    ]);
+    await this.revocations.publish(manager, [{ kind: 'session', id: familyId, expires_at: this.accessTokensEnd(), reason }]);
+  }
+
+  /**
+   * Revokes every session of a user (all but `exceptFamilyId`) and announces each, so access
+   * tokens of those sessions and streams opened with them stop on every gateway. Returns them.
+   */
+  async revokeUserSessions(
+    manager: EntityManager,
+    userId: string,
+    reason: CredentialRevocationReason,
+    exceptFamilyId: string | null = null,
+  ): Promise<CredentialRevoked[]> {
+    const families = await this.refreshTokens.revokeUserSessions(manager, userId, exceptFamilyId);
+    const revoked = families.map((f) => ({ kind: 'session' as const, id: f.family_id, expires_at: this.accessTokensEnd(), reason }));
+    await this.revocations.publish(manager, revoked);
+    return revoked;
+  }
+
+  /** When every access token issued from now on has expired: how long a deny-list entry must last. */
+  accessTokensEnd(): string {
+    return new Date(Date.now() + this.config.ACCESS_TOKEN_TTL_SECONDS * 1000).toISOString();
   }
 
   /** First-party refresh (`POST /v1/auth/refresh`): problem documents rather than OAuth errors. */

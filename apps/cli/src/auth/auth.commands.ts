@@ -29,11 +29,12 @@ export function registerAuthCommands(program: Command, runtime: Runtime): void {
 
   program
     .command('logout')
-    .description('Forget the tokens stored for this --url')
-    .action((_options: unknown, command: Command) => {
+    .description('End the session on the server (its tokens stop working) and forget the tokens stored for this --url')
+    .action(async (_options: unknown, command: Command) => {
       const ctx = contextFor(command, runtime);
-      const removed = ctx.store.remove(ctx.client.baseUrl);
-      if (ctx.output.json) ctx.output.document({ logged_out: removed, url: ctx.client.baseUrl });
-      else ctx.output.line(removed ? `Logged out of ${ctx.client.baseUrl}` : `Not logged in to ${ctx.client.baseUrl}`);
+      const { removed, revoked } = await ctx.client.logout();
+      if (ctx.output.json) ctx.output.document({ logged_out: removed, session_revoked: revoked, url: ctx.client.baseUrl });
+      else if (!removed) ctx.output.line(`Not logged in to ${ctx.client.baseUrl}`);
+      else ctx.output.line(revoked ? `Logged out of ${ctx.client.baseUrl}` : `Logged out of ${ctx.client.baseUrl} (the server could not be told; the session ends when it expires)`);
     });
 }

@@ -61,6 +61,12 @@ export async function tailEvents(client: ApiClient, options: TailOptions): Promi
             reason = `the server ended the stream: ${message.data}`;
             continue;
           }
+          if (message.event === 'stream.closed') {
+            // The credential expired or was revoked: the reconnect refreshes the access token, or
+            // stops with the login error if the session is gone.
+            reason = `the server ended the stream: ${message.data}`;
+            continue;
+          }
           const event = JSON.parse(message.data) as EventListItem;
           const id = message.id ?? event.id;
           lastId = id;

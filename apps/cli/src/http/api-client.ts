@@ -74,6 +74,26 @@ export class ApiClient {
     return session;
   }
 
+  /**
+   * Ends the stored session on the server (POST /v1/auth/logout: its refresh token and access
+   * tokens stop working) and forgets it here. The local tokens go even when the server cannot be
+   * reached or the session had already ended. Answers whether there was a session, and whether the
+   * server revoked it.
+   */
+  async logout(): Promise<{ removed: boolean; revoked: boolean }> {
+    if (!this.store.get(this.baseUrl)) return { removed: false, revoked: false };
+    let revoked = false;
+    try {
+      const token = await this.accessToken(false);
+      const response = await this.fetch('POST', '/v1/auth/logout', token, {});
+      await response.body?.cancel();
+      revoked = response.ok;
+    } catch {
+      // Unreachable, or the session already ended (the refresh said so): nothing left to revoke.
+    }
+    return { removed: this.store.remove(this.baseUrl), revoked };
+  }
+
   private async accessToken(forceRefresh: boolean): Promise<string> {
     if (this.apiKey) return this.apiKey;
     const session = this.store.get(this.baseUrl);

@@ -1,12 +1,22 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiExtension, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { type AccessPage, type ApiKeyResponse, type CreateApiKeyRequest, type CreatedApiKeyResponse, RpcPatterns, Scopes } from '@vigil/contracts';
+import {
+  type AccessPage,
+  type ApiKeyResponse,
+  type CreateApiKeyRequest,
+  type CreatedApiKeyResponse,
+  type RotateApiKeyRequest,
+  type RotatedApiKeyResponse,
+  RpcPatterns,
+  Scopes,
+} from '@vigil/contracts';
 import { DomainException } from '@vigil/platform';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { ApiKeyCache } from '../auth/api-key.cache';
 import { RequireScope } from '../auth/auth.guard';
 import type { Principal } from '../auth/principal';
+import { RevocationsSubscriber } from '../auth/revocations.subscriber';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { RpcClients } from '../rpc/rpc-clients';
 
@@ -66,6 +76,26 @@ export class CreatedApiKeyDto extends ApiKeyDto {
   @ApiProperty({ description: 'The key. Shown in this response only; store it now.', example: 'vigil_ak_...' }) key!: string;
 }
 
+export class RotateApiKeyDto {
+  // eslint-disable-next-line @typescript-eslint/no-inferrable-types
+  @ApiPropertyOptional({
+    default: 0,
+    minimum: 0,
+    maximum: 30 * 86_400,
+    description: 'Seconds the old key keeps working (its expiry is brought forward to then); 0 revokes it at once.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(30 * 86_400)
+  overlap_seconds: number = 0;
+}
+
+export class RotatedApiKeyDto {
+  @ApiProperty({ type: CreatedApiKeyDto, description: 'The new key, with its value: shown in this response only.' }) key!: CreatedApiKeyDto;
+  @ApiProperty({ type: ApiKeyDto, description: 'The old key: revoked, or expiring at the end of the overlap.' }) previous!: ApiKeyDto;
+}
+
 const ID = /^key_[0-9a-z]{26}$/;
 
 @ApiTags('api-keys')
@@ -80,6 +110,7 @@ export class ApiKeysController {
     @Inject(RpcClients) private readonly rpc: RpcClients,
     @Inject(ApiKeyCache) private readonly cache: ApiKeyCache,
     @Inject(RateLimiter) private readonly limiter: RateLimiter,
+    @Inject(RevocationsSubscriber) private readonly revocations: RevocationsSubscriber,
   ) {}
 
   @Post()
@@ -113,10 +144,35 @@ export class ApiKeysController {
   async revoke(@Param('key_id') id: string): Promise<ApiKeyResponse> {
     if (!ID.test(id)) throw notFound(id);
     const revoked = await this.rpc.auth.call<{ id: string }, ApiKeyResponse>(RpcPatterns.auth.apiKeysRevoke, { id });
-    // This replica at once; the others through the shared marker (Redis) and the revocation topic.
-    this.cache.evict(id);
+    // This replica at once (cache and open streams); the others through the shared marker (Redis) and the revocation topic.
+    this.revocations.apply({ kind: 'api_key', id, expires_at: revoked.expires_at, reason: 'revoked' });
     await this.limiter.store.markRevoked(`key:${id}`, 3600).catch(() => undefined);
     return revoked;
+  }
+
+  @Post(':key_id/rotate')
+  @HttpCode(200)
+  @RequireScope('admin')
+  @ApiOperation({
+    summary: 'Rotate an API key',
+    description:
+      'Creates a new key with the same name, scopes, expiry and creator; its value is in this response only. The old key is revoked at once ' +
+      '(overlap_seconds 0, the default) or keeps working until the overlap ends, when every replica refuses it and closes its event streams.',
+  })
+  @ApiOkResponse({ type: RotatedApiKeyDto })
+  @ApiResponse({ status: 404, description: 'No such key' })
+  @ApiResponse({ status: 409, description: 'The key is revoked or expired (code api_key_revoked)' })
+  async rotate(@Param('key_id') id: string, @Body() body: RotateApiKeyDto): Promise<RotatedApiKeyResponse> {
+    if (!ID.test(id)) throw notFound(id);
+    const rotated = await this.rpc.auth.call<RotateApiKeyRequest, RotatedApiKeyResponse>(RpcPatterns.auth.apiKeysRotate, { id, overlap_seconds: body.overlap_seconds });
+    if (rotated.previous.revoked_at) {
+      this.revocations.apply({ kind: 'api_key', id, expires_at: rotated.previous.expires_at, reason: 'rotated' });
+      await this.limiter.store.markRevoked(`key:${id}`, 3600).catch(() => undefined);
+    } else {
+      // The cached entry still has the old expiry: drop it, the next use reads the shortened one.
+      this.cache.forget(id);
+    }
+    return rotated;
   }
 }
 

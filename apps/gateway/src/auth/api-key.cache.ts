@@ -88,6 +88,13 @@ export class ApiKeyCache implements OnModuleInit, OnApplicationShutdown {
     this.revoked.sweep();
   }
 
+  /** Drops a key's cached entry (not a revocation): the next use asks auth again. */
+  forget(id: string): void {
+    const hash = this.hashById.get(id);
+    if (hash) this.entries.delete(hash);
+    this.hashById.delete(id);
+  }
+
   private async flushUsage() {
     if (!this.used.size) return;
     const ids = [...this.used];

@@ -39,6 +39,12 @@ export class ApiKeyStrategy extends PassportStrategy(BearerStrategy, API_KEY_STR
     if (!looksLikeApiKey(token)) return false;
     const key = await this.apiKeys.verify(token);
     if (!key) return false;
-    return { kind: 'api_key', subject: key.id, scopes: key.scopes, credentialId: `key:${key.id}` };
+    return {
+      kind: 'api_key',
+      subject: key.id,
+      scopes: key.scopes,
+      credentialId: `key:${key.id}`,
+      expiresAtMs: key.expires_at ? Date.parse(key.expires_at) : undefined,
+    };
   }
 }

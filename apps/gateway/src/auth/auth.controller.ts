@@ -1,11 +1,25 @@
-import { Body, Controller, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { type LoginRequest, type RefreshRequest, RpcPatterns, type TokenResponse } from '@vigil/contracts';
+import {
+  type ChangeOwnPasswordRequest,
+  type LoginRequest,
+  type LogoutRequest,
+  type RefreshRequest,
+  type RevokedSessionsResponse,
+  type Revoking,
+  RpcPatterns,
+  type SigningKeyRotationResponse,
+  type TokenResponse,
+} from '@vigil/contracts';
 import { DomainException, Public } from '@vigil/platform';
 import { IsString, MaxLength, MinLength } from 'class-validator';
 import { LoginThrottle } from '../rate-limit/login-throttle';
 import { RpcClients } from '../rpc/rpc-clients';
+import { RequireScope, RequireSignedInUser } from './auth.guard';
 import { UNAUTHORIZED_HEADERS } from './authenticator';
+import { JwksCache } from './jwks.cache';
+import type { Principal } from './principal';
+import { RevocationsSubscriber } from './revocations.subscriber';
 
 export class LoginDto {
   @ApiProperty({ example: 'admin@example.com' })
@@ -36,6 +50,37 @@ export class TokenResponseDto {
   @ApiProperty({ example: 'Bearer' }) token_type!: 'Bearer';
 }
 
+export class ChangePasswordDto {
+  @ApiProperty({ format: 'password' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(1024)
+  current_password!: string;
+
+  @ApiProperty({ format: 'password', minLength: 12, description: 'At least 12 characters, not a commonly used password' })
+  @IsString()
+  @MinLength(12)
+  @MaxLength(1024)
+  new_password!: string;
+}
+
+export class LoggedOutDto {
+  @ApiProperty({ example: 1 }) revoked_sessions!: number;
+}
+
+export class SigningKeyDto {
+  @ApiProperty() kid!: string;
+  @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) retired_at!: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'When a retired key leaves the JWKS (after every token it signed expired)' })
+  published_until!: string | null;
+}
+
+export class SigningKeyRotationDto {
+  @ApiProperty({ description: 'The key that signs from now on' }) kid!: string;
+  @ApiProperty({ type: [SigningKeyDto], description: 'Keys in the JWKS, newest first' }) keys!: SigningKeyDto[];
+}
+
 /** 401s crossing the RPC boundary lose their headers; the challenge is added back here. */
 async function withChallenge<T>(call: Promise<T>): Promise<T> {
   try {
@@ -54,6 +99,8 @@ export class AuthController {
   constructor(
     @Inject(RpcClients) private readonly rpc: RpcClients,
     @Inject(LoginThrottle) private readonly throttle: LoginThrottle,
+    @Inject(RevocationsSubscriber) private readonly revocations: RevocationsSubscriber,
+    @Inject(JwksCache) private readonly jwks: JwksCache,
   ) {}
 
   @Public()
@@ -93,5 +140,67 @@ export class AuthController {
   @ApiResponse({ status: 401, description: 'Invalid, expired, revoked or reused refresh token' })
   refresh(@Body() body: RefreshDto): Promise<TokenResponse> {
     return withChallenge(this.rpc.auth.call<RefreshRequest, TokenResponse>(RpcPatterns.auth.refresh, { refresh_token: body.refresh_token }));
+  }
+
+  @Post('logout')
+  @HttpCode(200)
+  @RequireSignedInUser()
+  @ApiOperation({
+    summary: 'Log out',
+    description:
+      'Revokes the session of the access token sent: its refresh token stops working and its access tokens are refused at once ' +
+      'on every gateway replica (event streams opened with them close). Needs a user\'s access token from a login, no scope.',
+  })
+  @ApiOkResponse({ type: LoggedOutDto })
+  @ApiResponse({ status: 401, description: 'Missing or invalid access token' })
+  @ApiResponse({ status: 403, description: 'Not a user\'s access token from a login (an API key or an OAuth client)' })
+  @ApiResponse({ status: 404, description: 'The session is already gone' })
+  async logout(@Req() req: { user: Principal }): Promise<RevokedSessionsResponse> {
+    // The guard lets only a user's access token with a session through (RequireSignedInUser).
+    const { subject, sessionId = '' } = req.user;
+    const answer = await this.rpc.auth.call<LogoutRequest, RevokedSessionsResponse>(RpcPatterns.auth.sessionsLogout, { user_id: subject, session_id: sessionId });
+    // This replica at once; the others when the revocation arrives.
+    this.revocations.apply({ kind: 'session', id: sessionId, expires_at: null, reason: 'logged_out' });
+    return answer;
+  }
+
+  @Post('password')
+  @HttpCode(200)
+  @RequireSignedInUser()
+  @ApiOperation({
+    summary: 'Change your own password',
+    description: 'Needs the current password. Every other session of the user ends; the one making the request stays. Needs a user\'s access token from a login, no scope.',
+  })
+  @ApiBody({ type: ChangePasswordDto })
+  @ApiOkResponse({ type: LoggedOutDto, description: 'How many other sessions were revoked' })
+  @ApiResponse({ status: 401, description: 'Missing or invalid access token' })
+  @ApiResponse({ status: 403, description: 'The current password is wrong (code wrong_current_password), or not a user\'s access token' })
+  @ApiResponse({ status: 422, description: 'The new password is too weak (code weak_password)' })
+  async changePassword(@Body() body: ChangePasswordDto, @Req() req: { user: Principal }): Promise<RevokedSessionsResponse> {
+    const answer = await this.rpc.auth.call<ChangeOwnPasswordRequest, Revoking<RevokedSessionsResponse>>(RpcPatterns.auth.usersChangeOwnPassword, {
+      user_id: req.user.subject,
+      current_password: body.current_password,
+      new_password: body.new_password,
+      keep_session_id: req.user.sessionId ?? null,
+    });
+    return this.revocations.settle(answer);
+  }
+
+  @Post('signing-keys/rotate')
+  @HttpCode(200)
+  @RequireScope('admin')
+  @ApiOperation({
+    summary: 'Rotate the token signing key now',
+    description:
+      'A new key signs access tokens from now on. The old one stays in the JWKS (/.well-known/jwks.json) until every token it ' +
+      'signed has expired, so tokens already issued keep working. Keys also rotate on their own every SIGNING_KEY_ROTATION_DAYS.',
+  })
+  @ApiOkResponse({ type: SigningKeyRotationDto })
+  @ApiResponse({ status: 401, description: 'Missing or invalid credential' })
+  @ApiResponse({ status: 403, description: 'The scope admin is needed' })
+  async rotateSigningKey(): Promise<SigningKeyRotationResponse> {
+    const rotated = await this.rpc.auth.call<object, SigningKeyRotationResponse>(RpcPatterns.auth.signingKeysRotate, {});
+    this.jwks.forget();
+    return rotated;
   }
 }

@@ -7,12 +7,19 @@ import { ClientAddresses } from '../client-address/client-addresses';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { ApiKeyCache } from './api-key.cache';
 import { Authenticator, unauthorized } from './authenticator';
-import { type Principal, SCOPES_KEY } from './principal';
+import { type Principal, SCOPES_KEY, SIGNED_IN_USER } from './principal';
 
 /** The scope an endpoint needs (docs/access.md lists them). `admin` grants every scope. */
 export const RequireScope = (scope: string) =>
   // The OpenAPI document states the scope from the same declaration the guard enforces.
   applyDecorators(SetMetadata(SCOPES_KEY, scope), ApiBearerAuth(), ApiExtension('x-required-scope', scope));
+
+/**
+ * For the routes about the caller's own account (password, logout): a user's access token, no
+ * scope. API keys and OAuth client tokens are refused with 403.
+ */
+export const RequireSignedInUser = () =>
+  applyDecorators(SetMetadata(SCOPES_KEY, SIGNED_IN_USER), ApiBearerAuth(), ApiExtension('x-required-scope', SIGNED_IN_USER));
 
 export function hasScope(principal: Principal, needed: string): boolean {
   return principal.scopes.includes('admin') || principal.scopes.includes(needed);
@@ -86,6 +93,12 @@ export class GatewayAuthGuard implements CanActivate {
     if (!needed) {
       // A route without a declared scope is a programming error: refuse rather than allow.
       throw new DomainException(403, CommonErrorCode.Forbidden, 'This endpoint declares no scope.');
+    }
+    if (needed === SIGNED_IN_USER) {
+      if (principal.kind !== 'user' || !principal.sessionId || principal.clientId) {
+        throw new DomainException(403, CommonErrorCode.Forbidden, 'This endpoint is for a signed-in user (an access token from POST /v1/auth/login), not an API key or an OAuth client.');
+      }
+      return true;
     }
     if (!hasScope(principal, needed)) throw insufficientScope(needed, `This endpoint needs the scope "${needed}".`);
     return true;

@@ -92,7 +92,16 @@ describe('gateway authentication (passport strategies)', () => {
   it('accepts an access token signed with the key of its kid, as a user principal, and verifies it once', async () => {
     const { authenticate } = gateway(auth);
     const token = signed(current);
-    await expect(authenticate(`Bearer ${token}`)).resolves.toEqual({ kind: 'user', subject: 'usr_1', scopes: ['read:logs', 'admin'], credentialId: 'user:usr_1' });
+    await expect(authenticate(`Bearer ${token}`)).resolves.toEqual({
+      kind: 'user',
+      subject: 'usr_1',
+      scopes: ['read:logs', 'admin'],
+      credentialId: 'user:usr_1',
+      sessionId: 'ses_1',
+      tokenId: 'jti-1',
+      clientId: undefined,
+      expiresAtMs: JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')).exp * 1000,
+    });
     await expect(authenticate(`bearer   ${token}  `)).resolves.toMatchObject({ subject: 'usr_1' });
     // An OAuth client's own token (client_credentials) is the client's principal.
     await expect(authenticate(`Bearer ${signed(current, { sub: 'cli_1', client_id: 'cli_1' })}`)).resolves.toMatchObject({ kind: 'client', credentialId: 'client:cli_1' });

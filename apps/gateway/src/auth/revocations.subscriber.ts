@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { type CredentialRevoked, Topics, validateCredentialRevokedEnvelope } from '@vigil/contracts';
+import { type CredentialRevoked, type Revoking, Topics, validateCredentialRevokedEnvelope } from '@vigil/contracts';
 import { type IncomingMessage, MESSAGE_BUS, type MessageBus, type Subscription } from '@vigil/messaging';
 import { LOGGER, type Logger } from '@vigil/platform';
+import { watchExpiry as watchUntil } from '../events/stream/credential-watch';
 import { AccessTokenStrategy } from './access-token.strategy';
 import { ApiKeyCache } from './api-key.cache';
+import type { Principal } from './principal';
 
 /**
  * Every gateway replica reads every revocation: each subscribes with a consumer group of its own
@@ -16,6 +18,7 @@ import { ApiKeyCache } from './api-key.cache';
 @Injectable()
 export class RevocationsSubscriber implements OnApplicationBootstrap, OnModuleDestroy {
   private subscription: Subscription | undefined;
+  private readonly listeners = new Set<(revoked: CredentialRevoked) => void>();
   readonly groupId = `gateway.credential-revocations.${randomUUID()}`;
 
   constructor(
@@ -52,8 +55,42 @@ export class RevocationsSubscriber implements OnApplicationBootstrap, OnModuleDe
     this.apply(result.value.data);
   }
 
+  /**
+   * Refuses the credential from now on and tells the listeners (the open event streams, which
+   * close those opened with it). Also called directly by the replica that revoked, so it acts
+   * before the message comes back.
+   */
   apply(revoked: CredentialRevoked): void {
+    if (revoked.effective_at && Date.parse(revoked.effective_at) > Date.now()) {
+      // Later (a rotated key's overlap): the credential works until then, on every replica.
+      const { effective_at: _later, ...now } = revoked;
+      watchUntil(Date.parse(revoked.effective_at), () => this.apply(now));
+      return;
+    }
     if (revoked.kind === 'api_key') this.apiKeys.evict(revoked.id);
-    else this.tokens.revoke(revoked.kind === 'session' ? 'sid' : 'jti', revoked.id, revoked.expires_at);
+    else if (revoked.kind === 'user') this.tokens.revokeUser(revoked.id, revoked.issued_before, revoked.expires_at);
+    else this.tokens.revoke(revoked.kind === 'session' ? 'sid' : revoked.kind === 'client' ? 'client' : 'jti', revoked.id, revoked.expires_at);
+    for (const listener of this.listeners) {
+      try {
+        listener(revoked);
+      } catch (error) {
+        this.logger.error({ err: error }, 'revocation listener failed');
+      }
+    }
+  }
+
+  /** Applies what an RPC revoked (`Revoking`) at once on this replica and returns its result. */
+  settle<T>(answer: Revoking<T>): T {
+    for (const revoked of answer.revoked) this.apply(revoked);
+    return answer.result;
+  }
+
+  /** Whether the credential a request was authenticated with has been revoked since. */
+  revokedSince(principal: Principal): boolean {
+    return principal.kind === 'api_key' ? this.apiKeys.revoked.has('api_key', principal.subject) : this.tokens.refuses(principal);
+  }
+
+  onRevoked(listener: (revoked: CredentialRevoked) => void): void {
+    this.listeners.add(listener);
   }
 }

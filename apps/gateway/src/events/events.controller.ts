@@ -136,7 +136,10 @@ export class EventsController {
       'Each message: `id: <event_id>`, `event: <type>`, `data: <event JSON>`; a comment heartbeat every 15 s. ' +
       'Last-Event-ID replays the stored events after that id, in order, then continues live with no gap and no duplicate. ' +
       'At most 10 open streams per credential. A client leaving more than STREAM_BUFFER_BYTES unread gets a final ' +
-      '`event: error` message (code slow_consumer) and is disconnected; it resumes with Last-Event-ID.',
+      '`event: error` message (code slow_consumer) and is disconnected; it resumes with Last-Event-ID. ' +
+      'A stream lives no longer than its credential: when the access token or API key expires, or within a second of the key, ' +
+      'session or user being revoked, disabled or deleted, a final `event: stream.closed` message with `{reason, detail}` ' +
+      '(e.g. `token_expired`, `api_key_revoked`, `user_disabled`) ends it.',
   })
   @ApiProduces('text/event-stream')
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'Resume after this event id.' })
@@ -154,7 +157,7 @@ export class EventsController {
       throw DomainException.validation([{ field: 'Last-Event-ID', message: 'must be an event id' }]);
     }
     const principal = (req as Request & { user: Principal }).user;
-    const begin = await this.streams.open(principal.credentialId, toEventFilters(query), lastEventId);
+    const begin = await this.streams.open(principal, toEventFilters(query), lastEventId);
     res.status(200);
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache, no-transform');

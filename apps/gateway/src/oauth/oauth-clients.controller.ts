@@ -1,10 +1,22 @@
-import { Body, Controller, Get, Inject, Post, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiCreatedResponse, ApiExtension, ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { type AccessPage, type CreatedOAuthClientResponse, type CreateOAuthClientRequest, OAuthGrantTypes, type OAuthClientResponse, RpcPatterns, Scopes } from '@vigil/contracts';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiExtension, ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  type AccessPage,
+  type CreatedOAuthClientResponse,
+  type CreateOAuthClientRequest,
+  OAuthGrantTypes,
+  type OAuthClientResponse,
+  type RotatedOAuthClientSecretResponse,
+  type RotateOAuthClientSecretRequest,
+  RpcPatterns,
+  Scopes,
+} from '@vigil/contracts';
+import { DomainException } from '@vigil/platform';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { PageQueryDto } from '../api-keys/api-keys.controller';
 import { RequireScope } from '../auth/auth.guard';
 import type { Principal } from '../auth/principal';
+import { RevocationsSubscriber } from '../auth/revocations.subscriber';
 import { RpcClients } from '../rpc/rpc-clients';
 
 export class CreateOAuthClientDto {
@@ -41,6 +53,36 @@ export class OAuthClientDto {
   @ApiProperty({ enum: OAuthGrantTypes, isArray: true }) grant_types!: string[];
   @ApiProperty({ enum: Scopes, isArray: true }) scopes!: string[];
   @ApiProperty({ format: 'date-time' }) created_at!: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) secret_rotated_at!: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'Until then the secret before the last rotation is still accepted' })
+  previous_secret_expires_at!: string | null;
+}
+
+export class RotateClientSecretDto {
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 30 * 86_400,
+    description: 'Seconds the current secret is still accepted after the rotation; default OAUTH_SECRET_OVERLAP_SECONDS (one day). 0 ends it at once.',
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(30 * 86_400)
+  overlap_seconds?: number;
+}
+
+export class RotatedClientSecretDto {
+  @ApiProperty() client_id!: string;
+  @ApiProperty({ description: 'The new secret. Shown in this response only.' }) client_secret!: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'When the previous secret stops being accepted; null: already' })
+  previous_secret_expires_at!: string | null;
+}
+
+const CLIENT_ID = /^cli_[0-9a-z]{26}$/;
+
+function clientId(id: string): string {
+  if (!CLIENT_ID.test(id)) throw DomainException.notFound('OAuth client', id, 'oauth_client_not_found');
+  return id;
 }
 
 export class CreatedOAuthClientDto extends OAuthClientDto {
@@ -55,7 +97,10 @@ export class CreatedOAuthClientDto extends OAuthClientDto {
 @ApiResponse({ status: 429, description: 'Rate limited' })
 @Controller('v1/oauth/clients')
 export class OAuthClientsController {
-  constructor(@Inject(RpcClients) private readonly rpc: RpcClients) {}
+  constructor(
+    @Inject(RpcClients) private readonly rpc: RpcClients,
+    @Inject(RevocationsSubscriber) private readonly revocations: RevocationsSubscriber,
+  ) {}
 
   @Post()
   @RequireScope('admin')
@@ -78,5 +123,36 @@ export class OAuthClientsController {
   @ApiOkResponse({ description: '`{data: OAuthClient[], pagination}`' })
   list(@Query() query: PageQueryDto): Promise<AccessPage<OAuthClientResponse>> {
     return this.rpc.auth.call(RpcPatterns.auth.oauthClientsList, { page: query.page, per_page: query.per_page });
+  }
+
+  @Delete(':client_id')
+  @HttpCode(200)
+  @RequireScope('admin')
+  @ApiOperation({
+    summary: 'Delete an OAuth client',
+    description: 'Its refresh tokens are revoked and every access token issued to it is refused at once on every gateway replica.',
+  })
+  @ApiOkResponse({ type: OAuthClientDto, description: 'The deleted client' })
+  @ApiResponse({ status: 404, description: 'No such client' })
+  async delete(@Param('client_id') id: string): Promise<OAuthClientResponse> {
+    const deleted = await this.rpc.auth.call<{ client_id: string }, OAuthClientResponse>(RpcPatterns.auth.oauthClientsDelete, { client_id: clientId(id) });
+    this.revocations.apply({ kind: 'client', id, expires_at: null, reason: 'client_deleted' });
+    return deleted;
+  }
+
+  @Post(':client_id/secret')
+  @HttpCode(200)
+  @RequireScope('admin')
+  @ApiOperation({
+    summary: 'Rotate an OAuth client\'s secret',
+    description: 'The new secret is returned once. The previous one is still accepted for overlap_seconds, so the client can switch without downtime.',
+  })
+  @ApiOkResponse({ type: RotatedClientSecretDto })
+  @ApiResponse({ status: 404, description: 'No such client' })
+  rotateSecret(@Param('client_id') id: string, @Body() body: RotateClientSecretDto): Promise<RotatedOAuthClientSecretResponse> {
+    return this.rpc.auth.call<RotateOAuthClientSecretRequest, RotatedOAuthClientSecretResponse>(RpcPatterns.auth.oauthClientsRotateSecret, {
+      client_id: clientId(id),
+      overlap_seconds: body.overlap_seconds,
+    });
   }
 }

@@ -39,3 +39,50 @@ export function gatewayRoutes(system: TestSystem): { method: string; path: strin
   }
   return routes;
 }
+
+/** An open event stream read in the background: what arrived, and the end of the stream. */
+export interface OpenStream {
+  readonly text: () => string;
+  /** Resolves when the server ends the stream: the time, and the final `stream.closed` message if any. */
+  readonly ended: Promise<{ atMs: number; closed: { reason: string; detail: string } | undefined }>;
+  cancel(): Promise<void>;
+}
+
+/** Opens GET /v1/events/stream with a credential; fails unless the server answers 200. */
+export async function openStream(base: string, token: string, query = '?database_id=db_stream_credential'): Promise<OpenStream> {
+  const response = await fetch(`${base}/v1/events/stream${query}`, { headers: { authorization: `Bearer ${token}` } });
+  if (response.status !== 200) throw new Error(`stream not opened: ${response.status} ${await response.text()}`);
+  const reader = response.body!.getReader();
+  let text = '';
+  const decoder = new TextDecoder();
+  const ended = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+      if (value) text += decoder.decode(value, { stream: true });
+      if (done) break;
+    }
+    const atMs = Date.now();
+    const match = /event: stream\.closed\ndata: (.*)\n\n/.exec(text);
+    return { atMs, closed: match ? (JSON.parse(match[1]!) as { reason: string; detail: string }) : undefined };
+  })();
+  // Wait for the stream to be registered (its first comment) before the caller acts.
+  const deadline = Date.now() + 10_000;
+  while (!text.includes(': connected') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  if (!text.includes(': connected')) throw new Error('stream opened but sent nothing');
+  return { text: () => text, ended, cancel: () => reader.cancel().catch(() => undefined) };
+}
+
+/** An access token signed with auth's current key, as auth would sign it, expiring in `seconds`. */
+export async function shortLivedToken(system: TestSystem, userId: string, scopes: string[], seconds: number): Promise<string> {
+  const { kid, key } = await signingKey(system);
+  const { sign } = await import('jsonwebtoken');
+  return sign({ scope: scopes.join(' '), token_use: 'access' }, key, {
+    algorithm: 'ES256',
+    keyid: kid,
+    issuer: 'vigil',
+    audience: 'vigil-api',
+    subject: userId,
+    expiresIn: seconds,
+    jwtid: `jti-${Math.random().toString(36).slice(2)}`,
+  });
+}

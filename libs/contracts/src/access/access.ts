@@ -26,18 +26,39 @@ export type OAuthGrantType = (typeof OAuthGrantTypes)[number];
  * - `api_key`: a revoked API key (`id` is the key id).
  * - `session`: a refresh-token family (`id`); access tokens carrying `sid` = id die with it.
  * - `access_token`: one access token (`id` is its `jti`), revoked through RFC 7009.
+ * - `client`: a deleted OAuth client (`id` is its client_id); every token issued to it dies.
+ * - `user`: a disabled or deleted user (`id` is the user id): every access token issued to them
+ *   before `issued_before` dies (tokens from a later login, once enabled again, are accepted).
  * `expires_at` is when the credential would have expired anyway: a deny-list entry can go then.
+ * `reason` says why (event streams closed by the revocation tell their client); absent means `revoked`.
+ * `effective_at`, when in the future, delays the revocation until then (an API key rotated with an
+ * overlap stops at the overlap's end); absent means now.
  */
+export const CredentialRevocationReasons = ['revoked', 'logged_out', 'user_disabled', 'user_deleted', 'password_changed', 'scopes_reduced', 'client_deleted', 'rotated'] as const;
+export type CredentialRevocationReason = (typeof CredentialRevocationReasons)[number];
 export const CredentialRevokedSchema = Type.Object({
-  kind: Type.Union([Type.Literal('api_key'), Type.Literal('session'), Type.Literal('access_token')]),
+  kind: Type.Union([Type.Literal('api_key'), Type.Literal('session'), Type.Literal('access_token'), Type.Literal('client'), Type.Literal('user')]),
   id: Type.String({ minLength: 1, maxLength: 200 }),
   expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  reason: Type.Optional(Type.Union(CredentialRevocationReasons.map((r) => Type.Literal(r)))),
+  issued_before: Type.Optional(Type.String({ format: 'date-time' })),
+  effective_at: Type.Optional(Type.String({ format: 'date-time' })),
 });
 export type CredentialRevoked = Static<typeof CredentialRevokedSchema>;
 export const CREDENTIAL_REVOKED_EVENT = 'credential.revoked';
 export const validateCredentialRevokedEnvelope = createEnvelopeValidator(CredentialRevokedSchema);
 
 // ---- RPC payloads between the gateway and auth --------------------------------------------
+
+/**
+ * The answer of an RPC that revoked credentials, with what it revoked: the gateway that asked
+ * applies them at once (its cache, deny-lists and open streams) rather than waiting for the topic,
+ * and answers `result` to its client.
+ */
+export interface Revoking<T> {
+  result: T;
+  revoked: CredentialRevoked[];
+}
 
 export interface RefreshRequest {
   refresh_token: string;
@@ -48,6 +69,72 @@ export interface UserResponse {
   email: string;
   scopes: string[];
   created_at: string;
+  /** When an administrator disabled the account; null while it may log in. */
+  disabled_at: string | null;
+}
+
+export interface UserIdRequest {
+  id: string;
+}
+
+/** Omitted fields stay as they are. */
+export interface UpdateUserRequest {
+  id: string;
+  scopes?: string[];
+  disabled?: boolean;
+}
+
+export interface ResetPasswordRequest {
+  id: string;
+  password: string;
+}
+
+export interface ChangeOwnPasswordRequest {
+  user_id: string;
+  current_password: string;
+  new_password: string;
+  /** The session the request came with: kept, every other session of the user is revoked. */
+  keep_session_id?: string | null;
+}
+
+export interface LogoutRequest {
+  user_id: string;
+  session_id: string;
+}
+
+export interface RevokedSessionsResponse {
+  revoked_sessions: number;
+  revoked_api_keys?: number;
+}
+
+export interface RotateApiKeyRequest {
+  id: string;
+  /** How long the old key keeps working; 0 revokes it at once. */
+  overlap_seconds: number;
+}
+
+export interface RotatedApiKeyResponse {
+  key: ApiKeyResponse & { key: string };
+  previous: ApiKeyResponse;
+}
+
+export interface RotateOAuthClientSecretRequest {
+  client_id: string;
+  /** How long the previous secret is still accepted; omitted: OAUTH_SECRET_OVERLAP_SECONDS. */
+  overlap_seconds?: number;
+}
+
+export interface RotatedOAuthClientSecretResponse {
+  client_id: string;
+  client_secret: string;
+  previous_secret_expires_at: string | null;
+}
+
+export interface SigningKeyRotationResponse {
+  /** The key that signs from now on. */
+  kid: string;
+  /** Keys still published in the JWKS, newest first, with when each leaves it (null: the current key). */
+  keys: { kid: string; created_at: string; retired_at: string | null; published_until: string | null }[];
 }
 
 export interface CreateUserRequest {
@@ -117,6 +204,9 @@ export interface OAuthClientResponse {
   grant_types: OAuthGrantType[];
   scopes: string[];
   created_at: string;
+  /** When the secret was last rotated; the previous one is accepted until previous_secret_expires_at. */
+  secret_rotated_at: string | null;
+  previous_secret_expires_at: string | null;
 }
 
 export type CreatedOAuthClientResponse = OAuthClientResponse & { client_secret: string };

@@ -9,9 +9,12 @@ import {
 } from '@vigil/contracts';
 import { CommonErrorCode, CONFIG, DomainException, Gauge, LOGGER, type Logger, Registry } from '@vigil/platform';
 import type { GatewayConfig } from '../../gateway.service-definition';
+import type { Principal } from '../../auth/principal';
+import { RevocationsSubscriber } from '../../auth/revocations.subscriber';
 import { RateLimiter } from '../../rate-limit/rate-limiter';
 import { RpcClients } from '../../rpc/rpc-clients';
 import { EventsApiErrorCode } from '../event-filters';
+import { type CredentialEnd, expiryEnd, revocationEnds, revokedEnd, watchExpiry } from './credential-watch';
 import { EventStreamHub } from './event-stream.hub';
 import { StreamLimits } from './stream-limits';
 import { type SseSink, StreamSession } from './stream-session';
@@ -21,6 +24,8 @@ import { type SseSink, StreamSession } from './stream-session';
 export class EventStreamService implements BeforeApplicationShutdown {
   private readonly limits: StreamLimits;
   private readonly logger: Logger;
+  /** The credential each open stream was opened with: a revocation or expiry closes the stream. */
+  private readonly credentials = new Map<StreamSession, Principal>();
 
   constructor(
     @Inject(EventStreamHub) private readonly hub: EventStreamHub,
@@ -29,7 +34,15 @@ export class EventStreamService implements BeforeApplicationShutdown {
     @Inject(LOGGER) logger: Logger,
     @Inject(Registry) metrics: Registry,
     @Inject(RateLimiter) rateLimiter: RateLimiter,
+    @Inject(RevocationsSubscriber) private readonly revocations: RevocationsSubscriber,
   ) {
+    // Revocations reach every replica (auth.credential-revocations.v1): each closes its own streams.
+    revocations.onRevoked((revoked) => {
+      for (const [session, principal] of this.credentials) {
+        const end = revocationEnds(principal, revoked);
+        if (end) this.end(session, end);
+      }
+    });
     this.logger = logger.child({ component: 'event-stream' });
     this.limits = new StreamLimits({
       perCredential: config.STREAM_MAX_PER_CREDENTIAL,
@@ -51,7 +64,8 @@ export class EventStreamService implements BeforeApplicationShutdown {
    * Everything that can refuse the stream happens here, before any byte is sent, so refusals
    * are ordinary problem documents (429, 400, 503). Returns a function that starts streaming.
    */
-  async open(credentialId: string, filters: EventFilters, lastEventId: string | undefined): Promise<(sink: SseSink) => StreamSession> {
+  async open(principal: Principal, filters: EventFilters, lastEventId: string | undefined): Promise<(sink: SseSink) => StreamSession> {
+    const credentialId = principal.credentialId;
     const release = await this.limits.acquire(credentialId);
     try {
       if (!(await this.hub.ready(5000))) {
@@ -71,6 +85,7 @@ export class EventStreamService implements BeforeApplicationShutdown {
         after = BigInt(position.seq);
       }
       return (sink) => {
+        let stopWatching: () => void = () => undefined;
         const session: StreamSession = new StreamSession(sink, {
           filters,
           after,
@@ -82,12 +97,21 @@ export class EventStreamService implements BeforeApplicationShutdown {
           logger: this.logger,
           onClose: (reason) => {
             this.hub.remove(session);
+            this.credentials.delete(session);
+            stopWatching();
             release();
             if (reason !== 'client_closed') this.logger.info({ credential_id: credentialId, reason }, 'event stream closed by the server');
           },
         });
         this.hub.add(session);
+        this.credentials.set(session, principal);
+        // A stream lives no longer than its credential (access token exp, API key expires_at).
+        stopWatching = watchExpiry(principal.expiresAtMs, () => this.end(session, expiryEnd(principal)));
         void session.start();
+        // A revocation that arrived between the authentication and now found no stream to close.
+        if (this.revocations.revokedSince(principal)) {
+          this.end(session, principal.kind === 'api_key' ? revokedEnd('api_key_revoked') : revokedEnd('session_revoked'));
+        }
         return session;
       };
     } catch (error) {
@@ -95,6 +119,10 @@ export class EventStreamService implements BeforeApplicationShutdown {
       if (error instanceof DomainException) throw error;
       throw new DomainException(503, CommonErrorCode.ServiceUnavailable, 'The event stream is unavailable.', undefined, { 'Retry-After': '2' });
     }
+  }
+
+  private end(session: StreamSession, end: CredentialEnd) {
+    session.close(end.reason, end.detail, undefined, 'stream.closed');
   }
 
   /**

@@ -155,8 +155,12 @@ export class StreamSession implements StreamListener {
     }
   }
 
-  /** Ends the stream with a final `error` message naming the reason, then cuts the connection. */
-  close(code: string, detail: string, graceMs = this.options.closeGraceMs) {
+  /**
+   * Ends the stream with a final message naming the reason, then cuts the connection: `event: error`
+   * with `{code, detail}` for the server's reasons, `event: stream.closed` with `{reason, detail}`
+   * when the stream's credential expired or was revoked (reconnecting with it is pointless).
+   */
+  close(code: string, detail: string, graceMs = this.options.closeGraceMs, event: 'error' | 'stream.closed' = 'error') {
     if (this.mode === 'closed') return;
     this.mode = 'closed';
     this.queue = [];
@@ -165,7 +169,8 @@ export class StreamSession implements StreamListener {
     this.backlog = [];
     this.backlogBytes = 0;
     this.options.onClose(code);
-    this.sink.end(`event: error\ndata: ${JSON.stringify({ code, detail })}\n\n`);
+    const data = event === 'error' ? { code, detail } : { reason: code, detail };
+    this.sink.end(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     // A reader that never catches up must not keep its socket: cut it after a grace period.
     setTimeout(() => this.sink.destroy(), graceMs).unref();
   }
