@@ -96,6 +96,13 @@ describe('administrative actions are audited', () => {
     if (created.status !== 201) throw new Error(`client: ${created.status} ${JSON.stringify(created.body)}`);
     return created.body as { client_id: string; client_secret: string };
   }
+  /** A user other than the administrator, with its password and a login token of its own. */
+  async function createUser() {
+    const password = `walk-password-${randomBytes(8).toString('hex')}`;
+    const email = `walk-${unique()}@example.com`;
+    const created = await api('POST', '/v1/users', { email, password, scopes: ['read:logs'] });
+    return { id: created.body.id as string, email, password };
+  }
   const form = (fields: Record<string, string>) => ({ raw: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
 
   /** The login-and-consent form of an authorization request, filled in with `password`. */
@@ -143,6 +150,25 @@ describe('administrative actions are audited', () => {
       return { path: '/v1/auth/refresh', token: null, body: { refresh_token: tokens.refresh_token }, type: 'vigil.session.refreshed', actor: asAdmin() };
     },
     'POST /v1/users': async () => ({ path: '/v1/users', body: { email: `walk-${unique()}@example.com`, password: 'a-long-enough-password', scopes: ['read:logs'] }, type: 'vigil.user.created', actor: asAdmin() }),
+    'PATCH /v1/users/:user_id': async () => ({ path: `/v1/users/${(await createUser()).id}`, body: { scopes: ['read:logs', 'read:alerts'] }, type: 'vigil.user.updated', actor: asAdmin() }),
+    'DELETE /v1/users/:user_id': async () => ({ path: `/v1/users/${(await createUser()).id}`, type: 'vigil.user.deleted', actor: asAdmin() }),
+    'POST /v1/users/:user_id/password': async () => ({ path: `/v1/users/${(await createUser()).id}/password`, body: { password: `reset-password-${randomBytes(8).toString('hex')}` }, type: 'vigil.user.password_reset', actor: asAdmin() }),
+    'DELETE /v1/users/:user_id/sessions': async () => ({ path: `/v1/users/${(await createUser()).id}/sessions`, type: 'vigil.session.revoked', actor: asAdmin() }),
+    'POST /v1/auth/password': async () => {
+      // A user changes their own password: the actor is that user, with a login of their own.
+      const user = await createUser();
+      const token = (await http(base, 'POST', '/v1/auth/login', { body: { email: user.email, password: user.password } })).body.access_token as string;
+      return { path: '/v1/auth/password', token, body: { current_password: user.password, new_password: `changed-password-${randomBytes(8).toString('hex')}` }, type: 'vigil.user.password_changed', actor: { kind: 'user', id: user.id } };
+    },
+    'POST /v1/auth/logout': async () => {
+      // A session of its own: logging out must not end the session the walk uses.
+      const token = (await http(base, 'POST', '/v1/auth/login', { body: { email: 'admin@example.com', password: system.adminPassword } })).body.access_token as string;
+      return { path: '/v1/auth/logout', token, type: 'vigil.session.logged_out', actor: asAdmin() };
+    },
+    'POST /v1/auth/signing-keys/rotate': async () => ({ path: '/v1/auth/signing-keys/rotate', type: 'vigil.signing_key.rotated', actor: asAdmin() }),
+    'POST /v1/api-keys/:key_id/rotate': async () => ({ path: `/v1/api-keys/${(await apiKey(base, admin, ['read:logs'])).id}/rotate`, body: {}, type: 'vigil.api_key.rotated', actor: asAdmin() }),
+    'POST /v1/oauth/clients/:client_id/secret': async () => ({ path: `/v1/oauth/clients/${(await oauthClient(['client_credentials'])).client_id}/secret`, body: {}, type: 'vigil.oauth_client.secret_rotated', actor: asAdmin() }),
+    'DELETE /v1/oauth/clients/:client_id': async () => ({ path: `/v1/oauth/clients/${(await oauthClient(['client_credentials'])).client_id}`, type: 'vigil.oauth_client.deleted', actor: asAdmin() }),
     'POST /v1/api-keys': async () => ({ path: '/v1/api-keys', body: { name: 'walk', scopes: ['read:logs'] }, type: 'vigil.api_key.created', actor: asAdmin() }),
     'DELETE /v1/api-keys/:key_id': async () => {
       // Done with an API key as the actor: the recorded actor is the key, not a user.

@@ -141,6 +141,12 @@ export class ApiKeysService {
         previous = (await this.keys.revoke(manager, old.id)) ?? old;
         await this.revocations.publish(manager, [{ kind: 'api_key', id: old.id, expires_at: old.expires_at?.toISOString() ?? null, reason: 'rotated' }]);
       }
+      await this.audit.record(manager, {
+        type: 'vigil.api_key.rotated',
+        target: { type: 'api_key', id: old.id },
+        before: auditView(old),
+        after: { replaced_by: created.id, previous_expires_at: previous.expires_at?.toISOString() ?? null, previous_revoked_at: previous.revoked_at?.toISOString() ?? null },
+      });
       return { key: { ...toApiKeyResponse(created), key }, previous: toApiKeyResponse(previous) };
     });
   }

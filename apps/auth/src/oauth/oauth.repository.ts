@@ -66,8 +66,8 @@ export class OAuthRepository {
    * A new secret; the current one stays valid until `overlapSeconds` from now (0: not at all). A
    * secret older than that (from a rotation before) stops at once.
    */
-  async rotateSecret(clientId: string, secretHash: string, overlapSeconds: number): Promise<OAuthClientRow | null> {
-    const rows: OAuthClientRow[] = await this.dataSource.query(
+  async rotateSecret(clientId: string, secretHash: string, overlapSeconds: number, manager: EntityManager = this.dataSource.manager): Promise<OAuthClientRow | null> {
+    const rows: OAuthClientRow[] = await manager.query(
       `WITH changed AS (
          UPDATE auth.oauth_clients SET
            previous_secret_hash = CASE WHEN $3 > 0 THEN secret_hash END,

@@ -147,8 +147,16 @@ export class OAuthService {
   async rotateClientSecret(request: RotateOAuthClientSecretRequest): Promise<RotatedOAuthClientSecretResponse> {
     const overlap = request.overlap_seconds ?? this.config.OAUTH_SECRET_OVERLAP_SECONDS;
     const secret = `${CLIENT_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
-    const row = await this.repo.rotateSecret(request.client_id, sha256Hex(secret), overlap);
-    if (!row) throw DomainException.notFound('OAuth client', request.client_id, OAuthClientsErrorCode.NotFound);
+    const row = await this.dataSource.transaction(async (manager) => {
+      const rotated = await this.repo.rotateSecret(request.client_id, sha256Hex(secret), overlap, manager);
+      if (!rotated) throw DomainException.notFound('OAuth client', request.client_id, OAuthClientsErrorCode.NotFound);
+      await this.audit.record(manager, {
+        type: 'vigil.oauth_client.secret_rotated',
+        target: { type: 'oauth_client', id: rotated.client_id },
+        after: { previous_secret_expires_at: rotated.previous_secret_expires_at?.toISOString() ?? null },
+      });
+      return rotated;
+    });
     return { client_id: row.client_id, client_secret: secret, previous_secret_expires_at: row.previous_secret_expires_at?.toISOString() ?? null };
   }
 
@@ -167,6 +175,7 @@ export class OAuthService {
         ...families.map((f) => ({ kind: 'session' as const, id: f.family_id, expires_at: end, reason: 'client_deleted' as const })),
       ]);
       await this.repo.deleteClient(manager, clientId);
+      await this.audit.record(manager, { type: 'vigil.oauth_client.deleted', target: { type: 'oauth_client', id: clientId }, before: { name: row.name, scopes: row.scopes, grant_types: row.grant_types } });
       return toClientResponse(row);
     });
   }

@@ -5,6 +5,7 @@ import { ulid } from '@vigil/domain';
 import { CONFIG, LOGGER, type Logger, SecretBox } from '@vigil/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthConfig } from '../auth.service-definition';
+import { AuditTrail } from '@vigil/messaging';
 
 export const JWT_ALGORITHM = ACCESS_TOKEN_ALGORITHM;
 
@@ -49,6 +50,7 @@ export class SigningKeysService implements OnModuleInit, OnApplicationShutdown {
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(CONFIG) private readonly config: AuthConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {
     this.box = new SecretBox(config.VIGIL_ENCRYPTION_KEYS);
   }
@@ -88,13 +90,21 @@ export class SigningKeysService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Retires the current key and makes a new one, in one transaction under the key lock. */
-  private async replace(manager: EntityManager): Promise<string> {
+  private async replace(manager: EntityManager, reason: 'scheduled' | 'requested'): Promise<string> {
     const keepSeconds = this.config.ACCESS_TOKEN_TTL_SECONDS + RETIREMENT_MARGIN_SECONDS;
-    await manager.query(
-      `UPDATE auth.signing_keys SET retired_at = now(), published_until = now() + make_interval(secs => $1) WHERE retired_at IS NULL`,
+    const retired: { kid: string }[] = await manager.query(
+      `UPDATE auth.signing_keys SET retired_at = now(), published_until = now() + make_interval(secs => $1) WHERE retired_at IS NULL RETURNING kid`,
       [keepSeconds],
     );
-    return this.insertKey(manager);
+    const kid = await this.insertKey(manager);
+    await this.audit.record(manager, {
+      type: 'vigil.signing_key.rotated',
+      target: { type: 'signing_key', id: kid },
+      before: { kid: retired[0]?.kid ?? null },
+      after: { kid },
+      reason,
+    });
+    return kid;
   }
 
   /** The scheduled rotation: replaces the current key once it is SIGNING_KEY_ROTATION_DAYS old. */
@@ -106,7 +116,7 @@ export class SigningKeysService implements OnModuleInit, OnApplicationShutdown {
         [this.config.SIGNING_KEY_ROTATION_DAYS],
       );
       if (!current) return null;
-      return this.replace(manager);
+      return this.replace(manager, 'scheduled');
     });
     if (!rotated) return false;
     this.logger.info({ kid: rotated }, 'token signing key rotated on schedule');
@@ -118,7 +128,7 @@ export class SigningKeysService implements OnModuleInit, OnApplicationShutdown {
   async rotate(): Promise<SigningKeyRotationResponse> {
     const kid = await this.dataSource.transaction(async (manager) => {
       await this.lock(manager);
-      return this.replace(manager);
+      return this.replace(manager, 'requested');
     });
     this.logger.info({ kid }, 'token signing key rotated on request');
     await this.load();

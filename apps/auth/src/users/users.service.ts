@@ -156,6 +156,12 @@ export class UsersService implements OnApplicationBootstrap {
       } else if (scopes && before.scopes.some((s) => !scopes.includes(s))) {
         revoked = await this.tokens.revokeUserSessions(manager, after.id, 'scopes_reduced');
       }
+      await this.audit.record(manager, {
+        type: request.disabled === true && !before.disabled_at ? 'vigil.user.disabled' : 'vigil.user.updated',
+        target: { type: 'user', id: after.id },
+        before: { scopes: before.scopes, disabled: Boolean(before.disabled_at) },
+        after: { scopes: after.scopes, disabled: Boolean(after.disabled_at) },
+      });
       return { result: toUserResponse(after), revoked };
     });
   }
@@ -168,6 +174,7 @@ export class UsersService implements OnApplicationBootstrap {
       if (row.scopes.includes('admin') && !row.disabled_at) await this.assertAnotherAdmin(manager, row.id);
       const revoked = await this.revokeEverything(manager, row.id, 'user_deleted');
       await this.users.delete(manager, row.id);
+      await this.audit.record(manager, { type: 'vigil.user.deleted', target: { type: 'user', id: row.id }, before: { email: row.email, scopes: row.scopes } });
       return { result: toUserResponse(row), revoked };
     });
   }
@@ -181,6 +188,7 @@ export class UsersService implements OnApplicationBootstrap {
       const row = await this.users.lockById(manager, request.id);
       if (!row) throw notFound(request.id);
       await this.users.update(manager, row.id, { password_hash: hash });
+      await this.audit.record(manager, { type: 'vigil.user.password_reset', target: { type: 'user', id: row.id } });
       return sessionsRevoked(await this.tokens.revokeUserSessions(manager, row.id, 'password_changed'));
     });
   }
@@ -200,6 +208,7 @@ export class UsersService implements OnApplicationBootstrap {
     const hash = await hashPassword(request.new_password);
     return this.dataSource.transaction(async (manager) => {
       await this.users.update(manager, row.id, { password_hash: hash });
+      await this.audit.record(manager, { type: 'vigil.user.password_changed', target: { type: 'user', id: row.id } });
       return sessionsRevoked(await this.tokens.revokeUserSessions(manager, row.id, 'password_changed', request.keep_session_id ?? null));
     });
   }
@@ -209,7 +218,9 @@ export class UsersService implements OnApplicationBootstrap {
     return this.dataSource.transaction(async (manager) => {
       const row = await this.users.lockById(manager, id);
       if (!row) throw notFound(id);
-      return sessionsRevoked(await this.tokens.revokeUserSessions(manager, row.id, 'revoked'));
+      const revoked = await this.tokens.revokeUserSessions(manager, row.id, 'revoked');
+      await this.audit.record(manager, { type: 'vigil.session.revoked', target: { type: 'user', id: row.id } });
+      return sessionsRevoked(revoked);
     });
   }
 
@@ -219,6 +230,7 @@ export class UsersService implements OnApplicationBootstrap {
       const owner = await this.refreshTokens.familyOwner(manager, request.session_id);
       if (owner !== request.user_id) throw DomainException.notFound('Session', request.session_id, UsersErrorCode.SessionNotFound);
       await this.tokens.revokeFamily(manager, request.session_id, 'logged_out');
+      await this.audit.record(manager, { type: 'vigil.session.logged_out', target: { type: 'session', id: request.session_id } });
       return { revoked_sessions: 1 };
     });
   }
