@@ -59,11 +59,12 @@ export class SseParser {
  */
 export async function readEventStream(body: ReadableStream<Uint8Array>, onMessages: (messages: SseMessage[], lastEventId: string | undefined) => void): Promise<void> {
   const parser = new SseParser();
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   for (;;) {
     const { value, done } = await reader.read();
     if (done) return;
-    const messages = parser.feed(value);
+    const messages = parser.feed(decoder.decode(value, { stream: true }));
     if (messages.length) onMessages(messages, parser.lastEventId);
   }
 }
