@@ -226,7 +226,7 @@ describe('the web console pages', () => {
         ['Access', 'Access'],
       ] as const) {
         await nav(page, link);
-        await page.getByRole('heading', { name: heading, exact: true, level: 1 }).waitFor();
+        await page.getByRole('heading', { name: heading, exact: true, level: 1 }).waitFor({ timeout: 15_000 });
         await page.getByRole('status').filter({ hasText: /^Loading/ }).waitFor({ state: 'detached' }).catch(() => undefined);
         findings[`${colorScheme} ${link}`] = await accessibilityFindings(page);
       }
@@ -239,5 +239,5 @@ describe('the web console pages', () => {
       await context.close();
     }
     expect(Object.entries(findings).filter(([, list]) => list.length > 0)).toEqual([]);
-  }, 180_000);
+  }, 400_000);
 });

@@ -160,7 +160,7 @@ export function LivePage({ token }: { token: () => string | undefined }) {
         <span role="status" className="live-status" data-state={state.kind}>
           {status}
         </span>
-        <span className="muted" data-testid="live-count" data-received={buffer.current.received}>
+        <span className="muted" data-testid="live-count" data-received={buffer.current.received} data-duplicates={buffer.current.duplicates}>
           {buffer.current.received} events received{items.length < buffer.current.received ? `, newest ${items.length} kept` : ''}
         </span>
       </div>
