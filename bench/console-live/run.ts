@@ -27,13 +27,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const BATCH = 50;
 const ROOT = resolve(__dirname, '../..');
 
-declare global {
-  interface Window {
-    __frames: number[];
-    __longTasks: number[];
-  }
-}
-
 async function main() {
   const consoleDir = mkdtempSync(join(tmpdir(), 'vigil-bench-console-'));
   const built = spawnSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'apps/console/vite.config.ts', '--outDir', consoleDir, '--logLevel', 'warn'], { cwd: ROOT, encoding: 'utf8' });
@@ -58,18 +51,15 @@ async function main() {
     await page.getByLabel('Password').fill('bench-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('status').filter({ hasText: /^Live$/ }).waitFor();
-    await page.evaluate(() => {
+    // In the page (a string: this file is compiled without the DOM's types).
+    await page.evaluate(`(() => {
       window.__frames = [];
       window.__longTasks = [];
       let last = performance.now();
-      const tick = (now: number) => {
-        window.__frames.push(now - last);
-        last = now;
-        requestAnimationFrame(tick);
-      };
+      const tick = (now) => { window.__frames.push(now - last); last = now; requestAnimationFrame(tick); };
       requestAnimationFrame(tick);
       new PerformanceObserver((list) => list.getEntries().forEach((entry) => window.__longTasks.push(entry.duration))).observe({ type: 'longtask', buffered: false });
-    });
+    })()`);
 
     let accepted = 0;
     const started = Date.now();
@@ -98,7 +88,7 @@ async function main() {
     while (Number(await count.getAttribute('data-received')) < accepted && Date.now() < deadline) await new Promise((done) => setTimeout(done, 200));
     const received = Number(await count.getAttribute('data-received'));
     const duplicates = Number(await count.getAttribute('data-duplicates'));
-    const { frames, longTasks } = await page.evaluate(() => ({ frames: window.__frames.slice(1), longTasks: window.__longTasks }));
+    const { frames, longTasks } = await page.evaluate<{ frames: number[]; longTasks: number[] }>('({ frames: window.__frames.slice(1), longTasks: window.__longTasks })');
     frames.sort((a, b) => a - b);
     longTasks.sort((a, b) => a - b);
     const f = (n: number) => (Number.isNaN(n) ? '-' : n.toFixed(1));
