@@ -2,20 +2,29 @@
  * Times as the viewer reads them: in their own time zone (the browser's, or `timeZone` in tests),
  * with the UTC instant available on hover; and `datetime-local` inputs converted to UTC instants.
  */
+// Formatters are costly to create and the Live page formats many times per frame: one per zone.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 export function localTime(iso: string, timeZone?: string, locale = 'en-GB'): string {
   const time = Date.parse(iso);
   if (Number.isNaN(time)) return iso;
-  return new Intl.DateTimeFormat(locale, {
-    ...(timeZone ? { timeZone } : {}),
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-  }).format(time);
+  const key = `${locale}|${timeZone ?? ''}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, {
+      ...(timeZone ? { timeZone } : {}),
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    });
+    formatters.set(key, format);
+  }
+  return format.format(time);
 }
 
 const LOCAL_INPUT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;

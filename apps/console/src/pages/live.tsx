@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, memo, useEffect, useRef, useState } from 'react';
 import { ErrorMessage, Link, SeverityBadge, Time } from '../components';
 import { EVENT_SEVERITIES, type EventSeverity, streamQuery } from '../lib/event-filters';
 import { LiveBuffer, visibleRange } from '../lib/live-buffer';
@@ -23,6 +23,19 @@ interface Filters {
 const ROW_HEIGHT = 40;
 const VIEWPORT = 480;
 const KEEP = 10_000;
+
+/** One row; redrawn only when its event or position changes. */
+const LiveRow = memo(function LiveRow({ item, top }: { item: LiveEvent; top: number }) {
+  return (
+    <li className="live-row" style={{ top }}>
+      <Time iso={item.timestamp} />
+      <SeverityBadge severity={item.severity} />
+      <Link to={eventPath(item.id)}>{item.type}</Link>
+      <span className="muted">{item.database_id}</span>
+      <span className="truncate">{item.details?.query ?? item.details?.user ?? ''}</span>
+    </li>
+  );
+});
 
 type State = { kind: 'connecting' } | { kind: 'live' } | { kind: 'paused' } | { kind: 'error'; error: unknown; status?: number } | { kind: 'reconnecting' };
 
@@ -171,13 +184,7 @@ export function LivePage({ token }: { token: () => string | undefined }) {
         <div className="live-list" tabIndex={0} role="region" aria-label="Events, newest first" onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
           <ol className="live-rows" style={{ height: items.length * ROW_HEIGHT }}>
             {items.slice(start, end).map((item, i) => (
-              <li key={item.id} className="live-row" style={{ top: (start + i) * ROW_HEIGHT }}>
-                <Time iso={item.timestamp} />
-                <SeverityBadge severity={item.severity} />
-                <Link to={eventPath(item.id)}>{item.type}</Link>
-                <span className="muted">{item.database_id}</span>
-                <span className="truncate">{item.details?.query ?? item.details?.user ?? ''}</span>
-              </li>
+              <LiveRow key={item.id} item={item} top={(start + i) * ROW_HEIGHT} />
             ))}
           </ol>
         </div>
