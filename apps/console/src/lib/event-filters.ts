@@ -17,9 +17,13 @@ export interface EventFilters {
   /** `datetime-local` values (viewer's zone), or ''. */
   from: string;
   to: string;
+  /** Text the query contains (search only). */
+  text: string;
+  /** SQL operations (first keyword), separated by commas (search only). */
+  operations: string;
 }
 
-export const EMPTY_EVENT_FILTERS: EventFilters = { type: '', severities: [], database: '', user: '', sourceIp: '', from: '', to: '' };
+export const EMPTY_EVENT_FILTERS: EventFilters = { type: '', severities: [], database: '', user: '', sourceIp: '', from: '', to: '', text: '', operations: '' };
 
 const KEYS: [keyof Omit<EventFilters, 'severities'>, string][] = [
   ['type', 'type'],
@@ -28,6 +32,8 @@ const KEYS: [keyof Omit<EventFilters, 'severities'>, string][] = [
   ['sourceIp', 'source_ip'],
   ['from', 'from'],
   ['to', 'to'],
+  ['text', 'q'],
+  ['operations', 'operation'],
 ];
 
 export function parseEventFilters(search: string): EventFilters {
@@ -95,4 +101,29 @@ export function streamQuery(filters: { type: string; severities: readonly string
     ...(filters.severities.length ? { severity: filters.severities.join(',') } : {}),
     ...(filters.database.trim() ? { database_id: filters.database.trim().replace(/\s*,\s*/g, ',') } : {}),
   };
+}
+
+/** Whether the filters need `POST /v1/events/search` (text in the query, SQL operations) rather than the list. */
+export function needsSearch(filters: EventFilters): boolean {
+  return Boolean(filters.text.trim() || filters.operations.trim());
+}
+
+/**
+ * The body of `POST /v1/events/search`. The search covers the last 24 hours unless told otherwise:
+ * without a start the console asks for the longest range it allows (400 days), so a search finds
+ * what the list would.
+ */
+export function eventSearchBody(filters: EventFilters, limit: number, cursor?: string): { body: { limit: number; cursor?: string; filters: Record<string, unknown> }; errors: { field: string; message: string }[] } {
+  const { query, errors } = eventFiltersToQuery(filters, limit);
+  const operations = filters.operations
+    .split(',')
+    .map((op) => op.trim().toUpperCase())
+    .filter(Boolean);
+  const out: Record<string, unknown> = {};
+  for (const key of ['type', 'severity', 'database_id', 'user', 'source_ip'] as const) if (query[key]) out[key] = query[key];
+  if (filters.text.trim()) out.query = { contains: filters.text.trim() };
+  if (operations.length) out.operation = { in: operations };
+  out.time_range = query.start_date ? { start: query.start_date, ...(query.end_date ? { end: query.end_date } : {}) } : { last: '400d' };
+  if (!query.start_date && query.end_date) errors.push({ field: 'start_date', message: 'is needed with an end when searching query text' });
+  return { body: { limit, ...(cursor ? { cursor } : {}), filters: out }, errors };
 }

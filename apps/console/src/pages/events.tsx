@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import type { Api } from '../api/client';
+import type { components } from '../api/schema';
 import { ErrorMessage, Field, Link, Loading, SeverityBadge, Time } from '../components';
-import { EVENT_SEVERITIES, type EventFilters, eventFiltersToQuery, eventFiltersToSearch, parseEventFilters } from '../lib/event-filters';
+import { EVENT_SEVERITIES, type EventFilters, eventFiltersToQuery, eventFiltersToSearch, eventSearchBody, needsSearch, parseEventFilters } from '../lib/event-filters';
 import { navigate } from '../lib/navigation';
 import { problemFieldErrors } from '../lib/policy-form';
 import { eventPath, policyPath } from '../lib/routes';
@@ -11,6 +12,11 @@ import { useRequest } from '../lib/use-request';
 const LIMIT = 50;
 
 type Page = { cursor: string; snapshot: string } | undefined;
+/** A page of events, from the list or from the search (which does not count). */
+interface EventPageData {
+  events: components['schemas']['EventListItemDto'][];
+  pagination: { has_more: boolean; next_cursor: string | null; snapshot: string; total?: number; total_estimated: boolean };
+}
 
 export function EventsPage({ api, search, scopes }: { api: Api; search: string; scopes: Scopes }) {
   const filters = parseEventFilters(search);
@@ -19,10 +25,17 @@ export function EventsPage({ api, search, scopes }: { api: Api; search: string; 
   const [pages, setPages] = useState<Page[]>([undefined]);
   const [selected, setSelected] = useState<string>();
   const current = pages[pages.length - 1];
-  const { query, errors } = eventFiltersToQuery(filters, LIMIT, current);
-  const [result] = useRequest(`events${search}:${current?.cursor ?? ''}`, async () =>
-    errors.length ? { error: { title: 'Some filters are not valid', errors }, response: new Response(null, { status: 400 }) } : api.GET('/v1/events', { params: { query } }),
-  );
+  const searching = needsSearch(filters);
+  const { query, errors: listErrors } = eventFiltersToQuery(filters, LIMIT, current);
+  const { body, errors: searchErrors } = eventSearchBody(filters, LIMIT, current?.cursor);
+  const errors = searching ? searchErrors : listErrors;
+  // Query text and SQL operations need the search; every other filter is the list's, which also counts.
+  const [result] = useRequest<EventPageData>(`events${search}:${current?.cursor ?? ''}`, async () => {
+    if (errors.length) return { error: { title: 'Some filters are not valid', detail: 'Some filters are not valid.', errors }, response: new Response(null, { status: 400 }) };
+    if (!searching) return api.GET('/v1/events', { params: { query } });
+    const found = await api.POST('/v1/events/search', { body: body as never });
+    return found.data ? { ...found, data: { events: found.data.events, pagination: { ...found.data.pagination, total_estimated: false, snapshot: '' } } } : { error: found.error, response: found.response };
+  });
   const fieldErrors = { ...problemFieldErrors(result.state === 'error' ? result.error : undefined) };
 
   function apply(event: FormEvent<HTMLFormElement>) {
@@ -31,7 +44,7 @@ export function EventsPage({ api, search, scopes }: { api: Api; search: string; 
     setSelected(undefined);
     navigate(`/events${eventFiltersToSearch(draft)}`, { replace: true });
   }
-  const text = (key: 'type' | 'database' | 'user' | 'sourceIp', label: string, field: string, hint?: string) => (
+  const text = (key: 'type' | 'database' | 'user' | 'sourceIp' | 'text' | 'operations', label: string, field: string, hint?: string) => (
     <Field id={`events-${key}`} label={label} error={fieldErrors[field]} hint={hint}>
       {(props) => <input {...props} value={draft[key]} onChange={(e) => setDraft({ ...draft, [key]: e.target.value })} />}
     </Field>
@@ -58,6 +71,8 @@ export function EventsPage({ api, search, scopes }: { api: Api; search: string; 
         {text('database', 'Database', 'database_id')}
         {text('user', 'User', 'user')}
         {text('sourceIp', 'Source IP', 'source_ip')}
+        {text('text', 'Query contains', 'filters.query.contains')}
+        {text('operations', 'SQL operations', 'filters.operation.in', 'SELECT, DROP, ...')}
         <Field id="events-from" label="From (your time)" error={fieldErrors.start_date}>
           {(props) => <input {...props} type="datetime-local" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />}
         </Field>
@@ -120,8 +135,8 @@ export function EventsPage({ api, search, scopes }: { api: Api; search: string; 
             Previous page
           </button>
           <span>
-            Page {pages.length} · {result.data.pagination.total_estimated ? 'about ' : ''}
-            {result.data.pagination.total} events
+            Page {pages.length}
+            {result.data.pagination.total !== undefined && ` · ${result.data.pagination.total_estimated ? 'about ' : ''}${result.data.pagination.total} events`}
           </span>
           <button
             type="button"
