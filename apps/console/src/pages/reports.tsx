@@ -37,14 +37,19 @@ export function ReportsPage({ api, canChange, token }: { api: Api; canChange: bo
   const [form, setForm] = useState({ type: 'pci_dss' as (typeof TYPES)[number], from: isoToLocalInput(new Date(now.getTime() - 7 * 86_400_000).toISOString()), to: isoToLocalInput(now.toISOString()), formats: ['json', 'csv'] as Format[], databases: '' });
   const { busy, notice, failure, act, setNotice } = useAction();
   const errors = problemFieldErrors(failure?.error);
-  const running = result.state === 'done' && result.data.data.some((report) => report.status === 'queued' || report.status === 'running');
+  // The last list received stays on screen while the next is fetched, so progress bars do not flicker.
+  const [shown, setShown] = useState<components['schemas']['ReportPageDto']>();
+  useEffect(() => {
+    if (result.state === 'done') setShown(result.data);
+  }, [result]);
+  const running = Boolean(shown?.data.some((report) => report.status === 'queued' || report.status === 'running'));
 
   // While a report is being made, ask again every second for its progress.
   useEffect(() => {
     if (!running) return;
     const timer = setTimeout(() => setRound((n) => n + 1), 1000);
     return () => clearTimeout(timer);
-  }, [running, result]);
+  }, [running, shown]);
 
   async function generate(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -99,12 +104,12 @@ export function ReportsPage({ api, canChange, token }: { api: Api; canChange: bo
       </section>
       <section aria-labelledby="report-list">
         <h2 id="report-list">Reports</h2>
-        {result.state === 'loading' && <Loading what="reports" />}
+        {result.state === 'loading' && !shown && <Loading what="reports" />}
         {result.state === 'error' && <ErrorMessage error={result.error} status={result.status} />}
-        {result.state === 'done' && result.data.data.length === 0 && <p className="empty">No reports yet.</p>}
-        {result.state === 'done' && result.data.data.length > 0 && (
+        {shown && shown.data.length === 0 && <p className="empty">No reports yet.</p>}
+        {shown && shown.data.length > 0 && (
           <ul className="plain reports">
-            {result.data.data.map((report) => (
+            {shown.data.map((report) => (
               <li key={report.id} className="panel">
                 <strong>{report.title}</strong> <span className="muted">({report.status})</span>
                 <div className="small">
