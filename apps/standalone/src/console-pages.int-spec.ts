@@ -93,6 +93,12 @@ describe('the web console pages', () => {
     await page.locator('#rule-1-name').fill('alert on drops');
     await page.locator('#rule-1-pattern').fill('\\bDROP\\s+TABLE\\b');
     await page.locator('#rule-1-severity').selectOption('critical');
+    // A pattern RE2 cannot run: the tester says so, and the API's field error marks the field.
+    await page.locator('#rule-1-pattern').fill('(?<=DROP)\\s+TABLE');
+    await page.getByRole('button', { name: 'Create policy' }).click();
+    await page.locator('#rule-1-pattern[aria-invalid="true"]').waitFor();
+    expect(await page.locator('#rule-0-pattern').getAttribute('aria-invalid')).toBeNull();
+    await page.locator('#rule-1-pattern').fill('\\bDROP\\s+TABLE\\b');
     await page.getByRole('button', { name: 'Create policy' }).click();
     await page.getByRole('heading', { name: `block drops on ${db}` }).waitFor();
     const policyId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2]!);
@@ -192,6 +198,15 @@ describe('the web console pages', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), downloadButton.click()]);
     expect(download.suggestedFilename()).toMatch(/\.csv$/);
     expect(readFileSync((await download.path())!, 'utf8').length).toBeGreaterThan(0);
+
+    // Access: an API key, its value shown once.
+    await nav(page, 'Access');
+    await page.getByLabel('Name', { exact: true }).fill('console key');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    await page.getByText('The new API key, shown only now').waitFor();
+    const key = await page.locator('.secret-value').textContent();
+    expect((await http(system.gatewayUrl, 'GET', '/v1/events?limit=1', { token: key!.trim() })).status).toBe(200);
+    await page.getByRole('cell', { name: 'console key', exact: true }).waitFor();
     await context.close();
   }, 240_000);
 

@@ -81,7 +81,7 @@ function ApiKeys({ api }: { api: Api }) {
       {result.state === 'error' && <ErrorMessage error={result.error} status={result.status} />}
       {result.state === 'done' && (result.data.data ?? []).length === 0 && <p className="empty">No API keys.</p>}
       {result.state === 'done' && (result.data.data ?? []).length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="API keys">
           <table>
             <caption className="visually-hidden">API keys</caption>
             <thead>

@@ -4,7 +4,7 @@ import { useRequest } from '../lib/use-request';
 
 function DatabaseTable({ caption, databases }: { caption: string; databases: Database[] }) {
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={caption}>
       <table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>

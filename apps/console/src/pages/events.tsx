@@ -86,7 +86,7 @@ export function EventsPage({ api, search, scopes }: { api: Api; search: string; 
       {result.state === 'done' && result.data.events.length === 0 && <p className="empty">{search ? 'No event matches these filters.' : 'No events stored yet.'}</p>}
       {result.state === 'done' && result.data.events.length > 0 && (
         <div className="split">
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Events, newest first">
             <table>
               <caption className="visually-hidden">Events, newest first</caption>
               <thead>

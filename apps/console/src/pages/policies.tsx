@@ -94,7 +94,7 @@ export function PoliciesPage({ api, search, canChange }: { api: Api; search: str
       {result.state === 'done' && result.data.data.length === 0 && <p className="empty">{filtered ? 'No policy matches these filters.' : 'No policies yet.'}</p>}
       {result.state === 'done' && result.data.data.length > 0 && (
         <>
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Policies">
             <table>
               <caption className="visually-hidden">Policies</caption>
               <thead>

@@ -198,7 +198,7 @@ function Violations({ api, id }: { api: Api; id: string }) {
       {result.state === 'done' && result.data.data.length === 0 && <p className="empty">No violations of this policy.</p>}
       {result.state === 'done' && result.data.data.length > 0 && (
         <>
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Violations, newest first">
             <table>
               <caption className="visually-hidden">Violations, newest first</caption>
               <thead>

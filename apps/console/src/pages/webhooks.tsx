@@ -45,7 +45,7 @@ export function WebhooksPage({ api, canChange }: { api: Api; canChange: boolean 
       {result.state === 'error' && <ErrorMessage error={result.error} status={result.status} />}
       {result.state === 'done' && (result.data.data ?? []).length === 0 && <p className="empty">No webhook subscriptions yet.</p>}
       {result.state === 'done' && (result.data.data ?? []).length > 0 && (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Webhook subscriptions">
           <table>
             <caption className="visually-hidden">Webhook subscriptions</caption>
             <thead>
@@ -253,7 +253,7 @@ interface DeliveryRow {
 
 export function DeliveryTable({ deliveries, canRedeliver, busy, onRedeliver }: { deliveries: DeliveryRow[]; canRedeliver: boolean; busy: boolean; onRedeliver?: (id: string) => void }) {
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" tabIndex={0} role="region" aria-label="Deliveries, newest first">
       <table>
         <caption className="visually-hidden">Deliveries, newest first</caption>
         <thead>
