@@ -36,6 +36,8 @@ async function main() {
   const env: Record<string, string> = {
     LOG_LEVEL: 'error', VIGIL_DATA_DIR: dataDir, DATABASE_URL: db.url, AUDIT_ADMIN_EMAIL: 'admin@example.com', AUDIT_ADMIN_PASSWORD: 'bench-password',
     PORT: String(await freePort()), OUTBOX_POLL_MS: '50', CONSOLE_DIR: consoleDir,
+    // 1,000 events/s in batches of 50 is 1,200 calls a minute, past the default per-credential limit.
+    RATE_LIMIT_DEFAULT_PER_MINUTE: '100000',
   };
   for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
     env[`${key}_PORT`] = String(await freePort());
