@@ -1,12 +1,137 @@
-import { useMemo, useRef, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useMemo, useRef, useState } from 'react';
 import { createApi, type Tokens } from './api/client';
-import { Link } from './components';
+import { Link, Loading } from './components';
 import { navigate, useRoute } from './lib/navigation';
-import { hasScope, scopesOfToken } from './lib/scopes';
-import { AlertDetailPage } from './pages/alert-detail';
-import { AlertsPage } from './pages/alerts';
+import type { Route } from './lib/routes';
+import { hasScope, type Scopes, scopesOfToken } from './lib/scopes';
 import { OverviewPage } from './pages/overview';
 import { SignInPage } from './pages/sign-in';
+
+// Every page but the overview and sign-in is its own chunk, loaded when first opened.
+const AlertsPage = lazy(() => import('./pages/alerts').then((m) => ({ default: m.AlertsPage })));
+const AlertDetailPage = lazy(() => import('./pages/alert-detail').then((m) => ({ default: m.AlertDetailPage })));
+const LivePage = lazy(() => import('./pages/live').then((m) => ({ default: m.LivePage })));
+const EventsPage = lazy(() => import('./pages/events').then((m) => ({ default: m.EventsPage })));
+const EventPage = lazy(() => import('./pages/events').then((m) => ({ default: m.EventPage })));
+const PoliciesPage = lazy(() => import('./pages/policies').then((m) => ({ default: m.PoliciesPage })));
+const PolicyPage = lazy(() => import('./pages/policy-detail').then((m) => ({ default: m.PolicyPage })));
+const PolicyEditorPage = lazy(() => import('./pages/policy-editor').then((m) => ({ default: m.PolicyEditorPage })));
+const WebhooksPage = lazy(() => import('./pages/webhooks').then((m) => ({ default: m.WebhooksPage })));
+const WebhookPage = lazy(() => import('./pages/webhooks').then((m) => ({ default: m.WebhookPage })));
+const DestinationsPage = lazy(() => import('./pages/destinations').then((m) => ({ default: m.DestinationsPage })));
+const DestinationPage = lazy(() => import('./pages/destinations').then((m) => ({ default: m.DestinationPage })));
+const DatabasesPage = lazy(() => import('./pages/databases').then((m) => ({ default: m.DatabasesPage })));
+const ReportsPage = lazy(() => import('./pages/reports').then((m) => ({ default: m.ReportsPage })));
+const AccessPage = lazy(() => import('./pages/access').then((m) => ({ default: m.AccessPage })));
+
+type Section = 'overview' | 'live' | 'events' | 'alerts' | 'policies' | 'webhooks' | 'destinations' | 'databases' | 'reports' | 'access';
+
+/** The navigation: each section, its address and the scope that shows it. */
+const SECTIONS: { section: Section; label: string; to: string; scope?: string }[] = [
+  { section: 'overview', label: 'Overview', to: '/' },
+  { section: 'live', label: 'Live', to: '/live', scope: 'read:logs' },
+  { section: 'events', label: 'Events', to: '/events', scope: 'read:logs' },
+  { section: 'alerts', label: 'Alerts', to: '/alerts', scope: 'read:alerts' },
+  { section: 'policies', label: 'Policies', to: '/policies', scope: 'read:policies' },
+  { section: 'webhooks', label: 'Webhooks', to: '/webhooks', scope: 'read:alerts' },
+  { section: 'destinations', label: 'Destinations', to: '/destinations', scope: 'read:alerts' },
+  { section: 'databases', label: 'Databases', to: '/databases', scope: 'read:databases' },
+  { section: 'reports', label: 'Reports', to: '/reports', scope: 'read:reports' },
+  { section: 'access', label: 'Access', to: '/access', scope: 'admin' },
+];
+
+function sectionOf(route: Route): Section | undefined {
+  switch (route.page) {
+    case 'alert':
+      return 'alerts';
+    case 'event':
+      return 'events';
+    case 'policy':
+    case 'policy-new':
+    case 'policy-edit':
+      return 'policies';
+    case 'webhook':
+      return 'webhooks';
+    case 'destination':
+      return 'destinations';
+    case 'sign-in':
+    case 'not-found':
+      return undefined;
+    default:
+      return route.page;
+  }
+}
+
+function NoAccess({ scope }: { scope: string }) {
+  return (
+    <main id="main">
+      <h1>Not available</h1>
+      <p>
+        This page needs the <code>{scope}</code> scope, which your access does not include. <Link to="/">Go to the overview</Link>.
+      </p>
+    </main>
+  );
+}
+
+function page(route: Route, api: ReturnType<typeof createApi>, scopes: Scopes, token: () => string | undefined): ReactNode {
+  const can = (scope: string) => hasScope(scopes, scope);
+  const section = SECTIONS.find((item) => item.section === sectionOf(route));
+  if (section?.scope && !can(section.scope)) return <NoAccess scope={section.scope} />;
+  switch (route.page) {
+    case 'overview':
+      return <OverviewPage api={api} scopes={scopes} />;
+    case 'alerts':
+      return <AlertsPage api={api} search={route.search} />;
+    case 'alert':
+      return <AlertDetailPage key={route.id} api={api} id={route.id} canChange={can('write:alerts')} scopes={scopes} />;
+    case 'live':
+      return <LivePage token={token} />;
+    case 'events':
+      return <EventsPage api={api} search={route.search} scopes={scopes} />;
+    case 'event':
+      return <EventPage key={route.id} api={api} id={route.id} scopes={scopes} />;
+    case 'policies':
+      return <PoliciesPage api={api} search={route.search} canChange={can('write:policies')} />;
+    case 'policy':
+      return <PolicyPage key={route.id} api={api} id={route.id} canChange={can('write:policies')} />;
+    case 'policy-new':
+      return can('write:policies') ? <PolicyEditorPage api={api} /> : <NoAccess scope="write:policies" />;
+    case 'policy-edit':
+      return can('write:policies') ? <PolicyEditorPage key={route.id} api={api} id={route.id} /> : <NoAccess scope="write:policies" />;
+    case 'webhooks':
+      return <WebhooksPage api={api} canChange={can('write:alerts')} />;
+    case 'webhook':
+      return <WebhookPage key={route.id} api={api} id={route.id} canChange={can('write:alerts')} />;
+    case 'destinations':
+      return <DestinationsPage api={api} canChange={can('write:alerts')} />;
+    case 'destination':
+      return <DestinationPage key={route.id} api={api} id={route.id} canChange={can('write:alerts')} />;
+    case 'databases':
+      return <DatabasesPage api={api} />;
+    case 'reports':
+      return <ReportsPage api={api} canChange={can('write:reports')} token={token} />;
+    case 'access':
+      return <AccessPage api={api} />;
+    case 'sign-in':
+      return (
+        <main id="main">
+          <h1>Signed in</h1>
+          <p>
+            <Link to="/">Go to the overview</Link>
+          </p>
+        </main>
+      );
+    case 'not-found':
+      return (
+        <main id="main">
+          <h1>Page not found</h1>
+          <p>
+            Nothing lives at <code>{route.path}</code> in this console. <Link to="/">Go to the overview</Link>.
+          </p>
+        </main>
+      );
+  }
+}
 
 export function App() {
   // Tokens are kept in memory only: a reload signs out (refresh through a cookie is not built yet).
@@ -26,6 +151,7 @@ export function App() {
       ),
     [],
   );
+  const readToken = useMemo(() => () => token.current, []);
 
   if (!session) {
     if (route.page !== 'sign-in') returnTo.current = window.location.pathname + window.location.search;
@@ -40,10 +166,8 @@ export function App() {
       />
     );
   }
-
-  const current = route.page === 'alert' ? 'alerts' : route.page;
+  const current = sectionOf(route);
   const scopes = scopesOfToken(session.access_token);
-  const canReadAlerts = hasScope(scopes, 'read:alerts');
   return (
     <>
       <a className="skip" href="#main">
@@ -53,18 +177,13 @@ export function App() {
         <span className="brand">Vigil</span>
         <nav aria-label="Console">
           <ul>
-            <li>
-              <span aria-current={current === 'overview' ? 'page' : undefined}>
-                <Link to="/">Overview</Link>
-              </span>
-            </li>
-            {canReadAlerts && (
-              <li>
-                <span aria-current={current === 'alerts' ? 'page' : undefined}>
-                  <Link to="/alerts">Alerts</Link>
+            {SECTIONS.filter((item) => !item.scope || hasScope(scopes, item.scope)).map((item) => (
+              <li key={item.section}>
+                <span aria-current={current === item.section ? 'page' : undefined}>
+                  <Link to={item.to}>{item.label}</Link>
                 </span>
               </li>
-            )}
+            ))}
           </ul>
         </nav>
         <button
@@ -79,25 +198,15 @@ export function App() {
           Sign out
         </button>
       </header>
-      {route.page === 'overview' && <OverviewPage api={api} scopes={scopes} />}
-      {route.page === 'alerts' && <AlertsPage api={api} search={route.search} />}
-      {route.page === 'alert' && <AlertDetailPage key={route.id} api={api} id={route.id} canChange={hasScope(scopes, 'write:alerts')} />}
-      {route.page === 'sign-in' && (
-        <main id="main">
-          <h1>Signed in</h1>
-          <p>
-            <Link to="/">Go to the overview</Link>
-          </p>
-        </main>
-      )}
-      {route.page === 'not-found' && (
-        <main id="main">
-          <h1>Page not found</h1>
-          <p>
-            Nothing lives at <code>{route.path}</code> in this console yet. <Link to="/">Go to the overview</Link>.
-          </p>
-        </main>
-      )}
+      <Suspense
+        fallback={
+          <main id="main">
+            <Loading what="the page" />
+          </main>
+        }
+      >
+        {page(route, api, scopes, readToken)}
+      </Suspense>
     </>
   );
 }

@@ -41,7 +41,7 @@ export function AlertsPage({ api, search }: { api: Api; search: string }) {
       )}
       {result.state === 'done' && result.data.data.length > 0 && (
         <>
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Alerts, newest first">
             <table>
               <caption className="visually-hidden">Alerts, newest first</caption>
               <thead>
