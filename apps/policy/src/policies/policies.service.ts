@@ -24,6 +24,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { POLICY_EVENT_STORE } from './event-store.provider';
 import { applyEvent, effectiveChanges, fold, type PolicyChange, type PolicyState, type PolicyStreamEvent } from './policy.aggregate';
 import { PoliciesRepository } from './policies.repository';
+import { SnapshotSigner } from '../signing/snapshot-signer';
 
 export enum PolicyErrorCode {
   NotFound = 'policy_not_found',
@@ -50,6 +51,7 @@ export class PoliciesService {
     @Inject(POLICY_EVENT_STORE) private readonly store: EventStore,
     @Inject(PoliciesRepository) private readonly policies: PoliciesRepository,
     @Inject(OutboxWriter) private readonly outbox: OutboxWriter,
+    @Inject(SnapshotSigner) private readonly signer: SnapshotSigner,
   ) {}
 
   async create(request: CreatePolicyRequest): Promise<PolicyResponse> {
@@ -188,7 +190,7 @@ export class PoliciesService {
       schema_version: 1,
       occurred_at: next.updated_at,
       key: id,
-      data: { change: event.type, policy: next },
+      data: { change: event.type, policy: next, signature: await this.signer.sign(next) },
     };
     await this.outbox.enqueue(manager, Topics.policyEvents, [envelope]);
     return next;

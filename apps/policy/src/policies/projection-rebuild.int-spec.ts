@@ -10,6 +10,9 @@ import { ViolationsService } from '../violations/violations.service';
 import { PoliciesRepository } from './policies.repository';
 import { PoliciesService } from './policies.service';
 import { rebuildProjections } from './projection-rebuild';
+import { createLogger, SecretBox } from '@vigil/platform';
+import type { PolicyConfig } from '../policy.service-definition';
+import { SnapshotSigner } from '../signing/snapshot-signer';
 
 /** The read models are projections: rebuilt from the stored events, they come out the same. */
 describe('policy read models rebuilt from the event store', () => {
@@ -25,7 +28,9 @@ describe('policy read models rebuilt from the event store', () => {
     await dataSource.initialize();
     await runMigrations(dataSource, POLICY_SCHEMA);
     const repository = new PoliciesRepository(dataSource);
-    policies = new PoliciesService(dataSource, store, repository, new OutboxWriter(POLICY_SCHEMA));
+    const signer = new SnapshotSigner(dataSource, { VIGIL_ENCRYPTION_KEYS: [SecretBox.generateKey()], POLICY_SIGNING_KEY_ROTATION_DAYS: 90 } as PolicyConfig, createLogger('test', 'silent'));
+    await signer.onModuleInit();
+    policies = new PoliciesService(dataSource, store, repository, new OutboxWriter(POLICY_SCHEMA), signer);
     violations = new ViolationsService(new ViolationsRepository(dataSource), policies);
   }, 60_000);
 
