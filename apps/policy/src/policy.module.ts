@@ -8,6 +8,7 @@ import { policyEventStoreProvider } from './policies/event-store.provider';
 import { PoliciesController } from './policies/policies.controller';
 import { PoliciesRepository } from './policies/policies.repository';
 import { PoliciesService } from './policies/policies.service';
+import { SnapshotSigner } from './signing/snapshot-signer';
 import { ViolationsConsumer } from './violations/violations.consumer';
 import { ViolationsRepository } from './violations/violations.repository';
 import { ViolationsService } from './violations/violations.service';
@@ -27,6 +28,7 @@ export class PolicyModule {
         policyEventStoreProvider,
         PoliciesRepository,
         PoliciesService,
+        SnapshotSigner,
         ViolationsRepository,
         ViolationsService,
         ViolationsConsumer,

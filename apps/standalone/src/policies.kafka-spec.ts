@@ -1,6 +1,7 @@
-import { type AlertRequest, type EventEnvelope, Topics } from '@vigil/contracts';
+import { generateKeyPairSync } from 'node:crypto';
+import { type AlertRequest, type EventEnvelope, POLICY_SNAPSHOT_SIGNATURE_PURPOSE, Topics } from '@vigil/contracts';
 import { type IncomingMessage, KafkaBus, kafkaSecurityFromEnv } from '@vigil/messaging';
-import { createLogger } from '@vigil/platform';
+import { createLogger, signDocument } from '@vigil/platform';
 import { waitFor } from '@vigil/testing';
 import { http, login } from './testing/http';
 import { startTestSystem, type TestSystem } from './testing/test-system';
@@ -134,4 +135,55 @@ describe('policy enforcement through Kafka', () => {
     await waitFor(() => policyRequests().some((r) => r.violation_id === enforced.id), 30_000, 'the alert request of the enforced violation');
     expect(policyRequests().map((r) => r.violation_id)).toEqual([enforced.id]);
   }, 120_000);
+
+  it('forged and replayed snapshots written straight to the topic are refused and counted; enforcement holds; a real edit applies', async () => {
+    const snapshots: IncomingMessage[] = [];
+    await producer.subscribe({ groupId: `policy-tap-${Date.now()}`, topics: [Topics.policyEvents], handler: async (m) => void snapshots.push(...m) });
+    const created = await api('POST', '/v1/policies', {
+      name: `kafka forged ${Date.now()}`,
+      type: 'query_control',
+      databases: ['db_kafka_pol'],
+      config: { rules: [{ name: 'no grants', pattern: '\\bGRANT\\b', action: 'alert', severity: 'high' }] },
+    });
+    const id = created.body.id as string;
+    expect((await api('POST', `/v1/policies/${id}/enable`)).status).toBe(200);
+    await publishUntil(id, { user: 'eve', query: 'GRANT ALL ON invoices TO eve' }, 'alerted');
+    const genuine = await waitFor(() => {
+      const mine = snapshots.filter((m) => JSON.parse(m.value).data.policy.id === id);
+      return mine.length === 2 ? mine : undefined;
+    }, 30_000, 'both snapshots of the policy on the topic');
+    const [createdDisabled, enabled] = genuine.map((m) => ({ message: m, envelope: JSON.parse(m.value) as EventEnvelope<Record<string, any>> }));
+    expect(createdDisabled!.envelope.data.signature).toEqual({ key_id: expect.stringMatching(/^psk_/), value: expect.any(String) });
+
+    // What a writer to the topic could try: switch the policy off with a higher version, with the
+    // genuine signature, with none, and signed by a key of its own; and replay the older state.
+    const forged = (data: Record<string, any>) => JSON.stringify({ ...enabled!.envelope, id: `${id}:999`, data });
+    const switchedOff = { ...enabled!.envelope.data.policy, enabled: false, version: 999 };
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const attempts = [
+      forged({ ...enabled!.envelope.data, policy: switchedOff }),
+      forged({ change: 'policy.disabled', policy: switchedOff }),
+      forged({ change: 'policy.disabled', policy: switchedOff, signature: signDocument(POLICY_SNAPSHOT_SIGNATURE_PURPOSE, switchedOff, 'psk_attacker', privateKey) }),
+      createdDisabled!.message.value,
+    ];
+    const refusals = async () => {
+      const metric = system.services.find((s) => s.name === 'event-ingest')!.context.metrics.getSingleMetric('vigil_policy_snapshots_refused_total');
+      const values = (await metric!.get()).values;
+      return Object.fromEntries(values.map((v) => [v.labels.reason, v.value]));
+    };
+    const before = await refusals();
+    await producer.publish([{ topic: Topics.policyEvents, messages: attempts.map((value) => ({ key: id, value, headers: enabled!.message.headers })) }]);
+    // The enforcement point has judged all four once each reason counted one more.
+    const after = await waitFor(async () => {
+      const now = await refusals();
+      return ['bad_signature', 'unsigned', 'unknown_key', 'replayed'].every((r) => (now[r] ?? 0) >= (before[r] ?? 0) + 1) ? now : undefined;
+    }, 30_000, 'the four snapshots refused');
+    expect(['bad_signature', 'unsigned', 'unknown_key', 'replayed'].map((r) => after[r]! - (before[r] ?? 0))).toEqual([1, 1, 1, 1]);
+    // Still enforced: the next matching record is alerted on, not let through.
+    expect(await publishUntil(id, { user: 'eve', query: 'GRANT ALL ON payments TO eve' }, 'alerted')).toEqual([]);
+
+    // A real edit through the API still applies: the service signs it.
+    expect((await api('PUT', `/v1/policies/${id}`, { enforcement_mode: 'shadow' })).status).toBe(200);
+    await publishUntil(id, { user: 'eve', query: 'GRANT ALL ON refunds TO eve' }, 'would_alert');
+  }, 150_000);
 });

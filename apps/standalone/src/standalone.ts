@@ -12,6 +12,7 @@ import {
   resolveLogFormat,
   type RunningService,
   SecretBox,
+  type ServiceDefinition,
   startService,
   startTracing,
   tracingConfigSpec,
@@ -173,7 +174,7 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
     for (const { definition, key, http } of INTERNAL) {
       services.push(
         await startService(
-          definition,
+          definition as ServiceDefinition,
           {
             ...env,
             ...rpcAddresses,

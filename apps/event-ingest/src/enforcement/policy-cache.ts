@@ -40,6 +40,7 @@ export class PolicyCache implements OnApplicationBootstrap, OnModuleDestroy {
       policyRpcAddress: config.POLICY_RPC_ADDRESS,
       groupPrefix: 'event-ingest.policy-cache',
       logger,
+      metrics,
       apply: (policy) => {
         const result = this.engine.apply(policy);
         if (result === 'applied' && this.engine.hasUntrustedExemption(policy.id)) {

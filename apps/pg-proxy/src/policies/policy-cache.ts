@@ -37,6 +37,7 @@ export class PolicyCache implements OnApplicationBootstrap, OnModuleDestroy {
       policyRpcAddress: config.POLICY_RPC_ADDRESS,
       groupPrefix: 'pg-proxy.policy-cache',
       logger,
+      metrics,
       apply: (policy) => {
         const generation = this.store.generation;
         const applied = this.store.apply(policy);

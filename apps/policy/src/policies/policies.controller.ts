@@ -10,6 +10,7 @@ import {
   type PolicyListItem,
   type PolicyPage,
   type PolicyResponse,
+  type PolicySigningKeysResponse,
   type PolicySnapshotsResponse,
   type PolicyViolation,
   RpcPatterns,
@@ -18,6 +19,7 @@ import {
   type UpdatePolicyRequest,
 } from '@vigil/contracts';
 import { RpcPayload } from '@vigil/platform';
+import { SnapshotSigner } from '../signing/snapshot-signer';
 import { ViolationsService } from '../violations/violations.service';
 import { PoliciesService } from './policies.service';
 
@@ -27,6 +29,7 @@ export class PoliciesController {
   constructor(
     @Inject(PoliciesService) private readonly policies: PoliciesService,
     @Inject(ViolationsService) private readonly violations: ViolationsService,
+    @Inject(SnapshotSigner) private readonly signer: SnapshotSigner,
   ) {}
 
   @MessagePattern(RpcPatterns.policies.list)
@@ -78,5 +81,11 @@ export class PoliciesController {
   @MessagePattern(RpcPatterns.policies.snapshots)
   async snapshots(): Promise<PolicySnapshotsResponse> {
     return { policies: await this.policies.snapshots() };
+  }
+
+  /** Enforcement points verify the snapshots on policy.events.v1 with these keys. */
+  @MessagePattern(RpcPatterns.policies.signingKeys)
+  async signingKeys(): Promise<PolicySigningKeysResponse> {
+    return { keys: await this.signer.keys() };
   }
 }

@@ -24,6 +24,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { POLICY_EVENT_STORE } from './event-store.provider';
 import { applyEvent, effectiveChanges, fold, type PolicyChange, type PolicyState, type PolicyStreamEvent } from './policy.aggregate';
 import { PoliciesRepository } from './policies.repository';
+import { SnapshotSigner } from '../signing/snapshot-signer';
 
 export enum PolicyErrorCode {
   NotFound = 'policy_not_found',
@@ -51,6 +52,7 @@ export class PoliciesService {
     @Inject(PoliciesRepository) private readonly policies: PoliciesRepository,
     @Inject(OutboxWriter) private readonly outbox: OutboxWriter,
     @Inject(AuditTrail) private readonly audit: AuditTrail,
+    @Inject(SnapshotSigner) private readonly signer: SnapshotSigner,
   ) {}
 
   async create(request: CreatePolicyRequest): Promise<PolicyResponse> {
@@ -189,7 +191,7 @@ export class PoliciesService {
       schema_version: 1,
       occurred_at: next.updated_at,
       key: id,
-      data: { change: event.type, policy: next },
+      data: { change: event.type, policy: next, signature: await this.signer.sign(next) },
     };
     await this.outbox.enqueue(manager, Topics.policyEvents, [envelope]);
     // The administrative record of the change, in the same transaction (docs/events.md#administrative-actions).

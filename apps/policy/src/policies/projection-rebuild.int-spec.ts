@@ -11,6 +11,9 @@ import { ViolationsService } from '../violations/violations.service';
 import { PoliciesRepository } from './policies.repository';
 import { PoliciesService } from './policies.service';
 import { rebuildProjections } from './projection-rebuild';
+import { createLogger, SecretBox } from '@vigil/platform';
+import type { PolicyConfig } from '../policy.service-definition';
+import { SnapshotSigner } from '../signing/snapshot-signer';
 
 /** The read models are projections: rebuilt from the stored events, they come out the same. */
 describe('policy read models rebuilt from the event store', () => {
@@ -27,7 +30,9 @@ describe('policy read models rebuilt from the event store', () => {
     await runMigrations(dataSource, POLICY_SCHEMA);
     const repository = new PoliciesRepository(dataSource);
     const outbox = new OutboxWriter(POLICY_SCHEMA);
-    policies = new PoliciesService(dataSource, store, repository, outbox, new AuditTrail(outbox, 'policy', () => newId('event')));
+    const signer = new SnapshotSigner(dataSource, { VIGIL_ENCRYPTION_KEYS: [SecretBox.generateKey()], POLICY_SIGNING_KEY_ROTATION_DAYS: 90 } as PolicyConfig, createLogger('test', 'silent'));
+    await signer.onModuleInit();
+    policies = new PoliciesService(dataSource, store, repository, outbox, new AuditTrail(outbox, 'policy', () => newId('event')), signer);
     violations = new ViolationsService(new ViolationsRepository(dataSource), policies);
   }, 60_000);
 

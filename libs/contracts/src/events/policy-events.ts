@@ -45,10 +45,23 @@ export const PolicyEventTypes = [
 ] as const;
 export type PolicyEventType = (typeof PolicyEventTypes)[number];
 
-/** Payload of every message on `policy.events.v1`: what changed and the resulting state. */
+/** Purpose tag of the policy service's Ed25519 signature over a snapshot (signDocument). */
+export const POLICY_SNAPSHOT_SIGNATURE_PURPOSE = 'vigil.policy-snapshot/v1';
+
+export const DocumentSignatureSchema = Type.Object({
+  key_id: Type.String({ minLength: 1, maxLength: 100 }),
+  value: Type.String({ minLength: 1, maxLength: 200 }),
+});
+
+/**
+ * Payload of every message on `policy.events.v1`: what changed and the resulting state, signed by
+ * the policy service (enforcement points apply only snapshots whose signature verifies with a key
+ * the policy service lists; states announced before signing existed carry none and are ignored).
+ */
 export const PolicyChangedSchema = Type.Object({
   change: Type.Union(PolicyEventTypes.map((t) => Type.Literal(t))),
   policy: PolicySnapshotSchema,
+  signature: Type.Optional(DocumentSignatureSchema),
 });
 export type PolicyChanged = Static<typeof PolicyChangedSchema>;
 export const policyChangedValidator = createEnvelopeValidator(PolicyChangedSchema);

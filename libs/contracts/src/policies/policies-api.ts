@@ -111,3 +111,16 @@ export type ViolationResponse = PolicyViolation;
 export interface PolicySnapshotsResponse {
   policies: PolicySnapshot[];
 }
+
+/** A public key that signs policy snapshots: base64 of the 32 raw Ed25519 bytes. */
+export interface PolicySigningKey {
+  key_id: string;
+  public_key: string;
+  created_at: string;
+  /** Set once a newer key signs; snapshots it signed still verify. */
+  retired_at: string | null;
+}
+
+export interface PolicySigningKeysResponse {
+  keys: PolicySigningKey[];
+}

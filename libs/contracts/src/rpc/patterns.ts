@@ -83,6 +83,8 @@ export const RpcPatterns = {
     enable: 'policy.policies.enable',
     disable: 'policy.policies.disable',
     test: 'policy.policies.test',
+    /** The public keys that sign policy snapshots (every key still accepted, newest first). */
+    signingKeys: 'policy.policies.signing-keys',
     violations: 'policy.policies.violations',
     snapshots: 'policy.policies.snapshots',
   },

@@ -17,4 +17,5 @@ export * from './service/service-context';
 export * from './service/platform.module';
 export * from './service/run-service';
 export * from './crypto/secret-box';
+export * from './crypto/signed-document';
 export * from './tracing';

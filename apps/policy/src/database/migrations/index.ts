@@ -3,6 +3,7 @@ import { messagingMigration } from '@vigil/messaging';
 import { POLICY_SCHEMA } from '../schema';
 import { Policies1760000000000 } from './1760000000000-policies';
 import { PolicyEnforcementMode1760000000001 } from './1760000000001-policy-enforcement-mode';
+import { SnapshotSigningKeys1772900000000 } from './1772900000000-snapshot-signing-keys';
 
 export const policyMigrations = [
   messagingMigration(POLICY_SCHEMA, 1750000000000),
@@ -10,4 +11,5 @@ export const policyMigrations = [
   Policies1760000000000,
   PolicyEnforcementMode1760000000001,
   eventStoreAppendOnlyMigration(POLICY_SCHEMA, 1772600000100),
+  SnapshotSigningKeys1772900000000,
 ];
