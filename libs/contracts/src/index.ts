@@ -17,3 +17,4 @@ export * from './databases/databases';
 export * from './reports/reports';
 export * from './version';
 export * from './events/stored-text';
+export * from './integrity/integrity-api';

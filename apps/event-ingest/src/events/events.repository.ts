@@ -21,6 +21,8 @@ export interface StoredEvent extends AuditEvent {
   seq: string;
   operation: string | null;
   correlation_id: string | null;
+  /** RFC 9162 leaf hash (docs/integrity.md#storage); computed before the sequence is taken. */
+  leaf_hash?: Buffer | null;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface StoredEvent extends AuditEvent {
  */
 export type RelayableEvent = SequencedEvent & { correlationId: string | null; trace?: Record<string, string> | null };
 
-interface EventRow {
+export interface EventRow {
   seq: string;
   id: string;
   type: AuditEvent['type'];
@@ -47,11 +49,11 @@ interface EventRow {
   escaped: boolean;
 }
 
-const FULL = `seq::text AS seq, id, type, severity, database_id, "timestamp", processed_at, producer_id, policy_id, rule_id,
+export const FULL = `seq::text AS seq, id, type, severity, database_id, "timestamp", processed_at, producer_id, policy_id, rule_id,
   risk_score, details, correlation_id, escaped`;
 const LIST = `id, type, severity, database_id, "timestamp", details, escaped`;
 
-function toEvent(row: EventRow): AuditEvent {
+export function toEvent(row: EventRow): AuditEvent {
   return {
     id: row.id,
     type: row.type,
@@ -197,12 +199,12 @@ export class EventsRepository {
         `${e.seq}\t${copyText(e.id)}\t${copyText(e.type)}\t${copyText(e.severity)}\t${copyText(e.database_id)}\t${e.timestamp}\t${e.processed_at}\t` +
         `${copyValue(e.details.user)}\t${copyValue(e.details.source_ip)}\t${copyValue(e.details.session_id)}\t${copyValue(e.producer_id)}\t` +
         `${copyValue(e.context.policy_id)}\t${copyValue(e.context.rule_id)}\t${e.context.risk_score}\t${copyText(JSON.stringify(e.details))}\t` +
-        `${copyValue(e.operation)}\t${copyValue(e.correlation_id)}\t${traceValue}\t${e.escaped ? 't' : 'f'}\n`;
+        `${copyValue(e.operation)}\t${copyValue(e.correlation_id)}\t${traceValue}\t${e.escaped ? 't' : 'f'}\t${e.leaf_hash ? `\\\\x${e.leaf_hash.toString('hex')}` : '\\N'}\n`;
     }
     const client = (manager.queryRunner as unknown as { databaseConnection: PoolClient }).databaseConnection;
     const stream = client.query(
       copyFrom(`COPY event_ingest.events (seq, id, type, severity, database_id, "timestamp", processed_at, user_name, source_ip,
-         session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id, trace_context, escaped) FROM STDIN`),
+         session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id, trace_context, escaped, leaf_hash) FROM STDIN`),
     );
     await pipeline(Readable.from([text]), stream);
   }

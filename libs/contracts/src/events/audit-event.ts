@@ -1,6 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { createValidator } from '../validation';
 import { AuditDetailsSchema, DATABASE_ID_PATTERN } from './audit-record';
+
+/** Stored events name a monitored database, or `vigil` for events about Vigil itself (audit.checkpoint). */
+export const STORED_DATABASE_ID_PATTERN = `^(${DATABASE_ID_PATTERN.slice(1, -1)}|vigil)$`;
 import { AuditEventTypes, EventSeverities } from './catalog';
 
 /** A stored audit event, as event-ingest publishes it on `audit.events.v1` and the API returns it. */
@@ -8,7 +11,7 @@ export const AuditEventSchema = Type.Object({
   id: Type.String({ pattern: '^evt_' }),
   type: Type.Union(AuditEventTypes.map((t) => Type.Literal(t))),
   severity: Type.Union(EventSeverities.map((s) => Type.Literal(s))),
-  database_id: Type.String({ pattern: DATABASE_ID_PATTERN }),
+  database_id: Type.String({ pattern: STORED_DATABASE_ID_PATTERN }),
   timestamp: Type.String({ format: 'date-time' }),
   processed_at: Type.String({ format: 'date-time' }),
   details: AuditDetailsSchema,

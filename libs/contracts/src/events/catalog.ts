@@ -16,6 +16,8 @@ export const AuditEventCatalog = {
   'data.export': 'warning',
   'user.login_failed': 'warning',
   'user.login_success': 'info',
+  /** A signed checkpoint of the event log (docs/integrity.md#checkpoints-and-keys); only Vigil produces it. */
+  'audit.checkpoint': 'info',
 } as const satisfies Record<string, EventSeverity>;
 
 export type AuditEventType = keyof typeof AuditEventCatalog;
