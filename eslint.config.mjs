@@ -20,6 +20,9 @@ const constraints = [
   },
   // The command-line client talks to Vigil over its HTTP API only: contracts (for types) and nothing else of ours.
   { sourceTag: 'type:client', onlyDependOnLibsWithTags: ['type:contracts'], bannedExternalImports: [...frameworks, 'kafkajs'] },
+  // The offline verifier (tools/verify) is what an auditor runs without trusting the server: pure
+  // domain code (libs/integrity) and nothing else of ours, no framework.
+  { sourceTag: 'type:verifier', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: [...frameworks, 'kafkajs'] },
   // The web console runs in the browser and talks to Vigil over its public HTTP API only.
   { sourceTag: 'type:console', onlyDependOnLibsWithTags: [], bannedExternalImports: [...frameworks, 'kafkajs', 'node:*'] },
   // The standalone launcher composes the services (allowed below) and platform code.

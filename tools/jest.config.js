@@ -3,5 +3,6 @@ module.exports = {
   displayName: 'tools',
   preset: '../jest.preset.js',
   rootDir: '.',
-  testPathIgnorePatterns: ['/node_modules/', '/jest/'],
+  // tools/verify is a project of its own (its jest config).
+  testPathIgnorePatterns: ['/node_modules/', '/jest/', '/verify/'],
 };

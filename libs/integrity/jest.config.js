@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'integrity',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};

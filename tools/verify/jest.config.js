@@ -1,0 +1,5 @@
+module.exports = {
+  displayName: 'verify',
+  preset: '../../jest.preset.js',
+  rootDir: '.',
+};
