@@ -1,5 +1,7 @@
 import { createHash, generateKeyPairSync, sign, verify, createPublicKey } from 'node:crypto';
+import { applyRetention } from '@vigil/service/event-ingest/testing';
 import { waitFor } from '@vigil/testing';
+import { IntegrityApi, verifyApi } from '@vigil/verify';
 import { http, login } from './testing/http';
 import { startTestSystem, type TestSystem } from './testing/test-system';
 
@@ -222,12 +224,48 @@ describe('integrity: tamper-evident event log', () => {
     second = third;
   }, 120_000);
 
+  it('keeps the leaves of events retention drops: the rest verifies, the dropped ones are listed as not retained and in the report', async () => {
+    const old = new Date(Date.now() - 5 * 86_400_000).toISOString();
+    const response = await post('/v1/events/ingest', {
+      events: Array.from({ length: 30 }, (_, i) => ({ type: 'database.query', database_id: 'db_integrity', timestamp: old, details: { user: 'old', query: `SELECT old${i}` } })),
+    });
+    expect(response.status).toBe(202);
+    await ingest(10, 'd');
+    const cp = await settled();
+    await applyRetention(system.db.url, 0); // the old day gets its own partition
+    expect((await applyRetention(system.db.url, 2)).dropped).toHaveLength(1); // ... which retention drops
+    const oldIds: string[] = response.body.ids;
+    const leaves = await allLeaves(cp.tree_size);
+    const droppedLeaves = leaves.filter((l) => !l.retained);
+    expect(droppedLeaves).toHaveLength(30);
+    expect(droppedLeaves.every((l) => l.event === null && /^[0-9a-f]{64}$/.test(l.leaf_hash))).toBe(true);
+    const gaps = await system.db.query<{ first_index: string; last_index: string; setting: string }>(`SELECT first_index::text, last_index::text, setting FROM event_ingest.integrity_retained_gaps`);
+    expect(gaps).toEqual([{ first_index: String(droppedLeaves[0]!.leaf_index), last_index: String(droppedLeaves[29]!.leaf_index), setting: 'EVENTS_RETENTION_DAYS=2' }]);
+    expect((await get(`/v1/integrity/proofs/inclusion?event_id=${oldIds[0]}`)).status).toBe(404);
+    // Everything that remains verifies, on the server and offline.
+    expect(await verification({ tree_size: cp.tree_size })).toMatchObject({ status: 'passed', first_failure: null });
+    const offline = await verifyApi(new IntegrityApi({ url: system.gatewayUrl, apiKey: token }), { trustedKeys: await keys() });
+    expect(offline.failure).toBeNull();
+    expect(offline.not_retained).toBe(30);
+    // The compliance report names the dropped range, when and under which setting.
+    const report = await post('/v1/reports', { type: 'pci_dss', period_start: old, period_end: new Date().toISOString() });
+    expect(report.status).toBe(202);
+    await waitFor(async () => (await get(`/v1/reports/${report.body.id}`)).body.status === 'completed', 60_000, 'report generated');
+    const doc = (await get(`/v1/reports/${report.body.id}/download?format=json`)).body;
+    const section = doc.sections.find((x: { id: string }) => x.id === 'retention');
+    expect(section.metrics).toEqual({ events: 30, ranges: 1 });
+    expect(section.rows[0]).toEqual([expect.stringMatching(/^events_p/), expect.any(String), expect.any(String), droppedLeaves[0]!.leaf_index, droppedLeaves[29]!.leaf_index, 30, expect.any(String), 'EVENTS_RETENTION_DAYS=2']);
+  }, 180_000);
+
   describe('the verification job against an attacker with SQL', () => {
     let size: number;
+    let trustedKeys: Awaited<ReturnType<typeof keys>>;
     const seqOf = async (index: number) => index + 1;
+    const offline = async () => (await verifyApi(new IntegrityApi({ url: system.gatewayUrl, apiKey: token }), { trustedKeys })).failure;
 
     beforeAll(async () => {
       size = (await settled()).tree_size;
+      trustedKeys = await keys();
       // The attacker model: a superuser turns the immutability triggers off for the session.
       await system.db.query(`SET session_replication_role = replica`);
     });
@@ -250,6 +288,7 @@ describe('integrity: tamper-evident event log', () => {
       expect(job.status).toBe('failed');
       expect(job.first_failure).toMatchObject({ leaf_index: target, reason: 'altered' });
       expect(job.first_failure.event_id).toMatch(/^evt_/);
+      expect(await offline()).toMatchObject({ leaf_index: target, reason: 'altered' });
       await system.db.query(`UPDATE event_ingest.events SET details = $2 WHERE seq = $1`, [await seqOf(target), JSON.stringify(before!.details)]);
       expect((await verification({ tree_size: size })).status).toBe('passed');
     }, 120_000);
@@ -264,16 +303,19 @@ describe('integrity: tamper-evident event log', () => {
       await system.db.query(`DELETE FROM event_ingest.events WHERE seq = $1`, [await seqOf(250)]);
       let job = await verification({ tree_size: size });
       expect(job.first_failure).toMatchObject({ leaf_index: 250, reason: 'missing', event_id: null });
+      expect(await offline()).toMatchObject({ leaf_index: 250, reason: 'missing' });
       await restore();
 
       await system.db.query(`UPDATE event_ingest.events SET seq = CASE seq WHEN $1 THEN $2 ELSE $1 END WHERE seq IN ($1, $2)`, [await seqOf(260), await seqOf(270)]);
       job = await verification({ tree_size: size });
       expect(job.first_failure).toMatchObject({ leaf_index: 260, reason: 'reordered' });
+      expect(await offline()).toMatchObject({ leaf_index: 260, reason: 'reordered' });
       await restore();
 
       await system.db.query(`DELETE FROM event_ingest.events WHERE seq > $1`, [await seqOf(500)]);
       job = await verification({ tree_size: size });
       expect(job.first_failure).toMatchObject({ leaf_index: 501, reason: 'missing' });
+      expect(await offline()).toMatchObject({ leaf_index: 501, reason: 'missing' });
       await restore();
       expect((await verification({ tree_size: size })).status).toBe('passed');
     }, 180_000);
@@ -291,6 +333,7 @@ describe('integrity: tamper-evident event log', () => {
       await waitFor(async () => (job = (await get(`/v1/integrity/verifications/${started.body.id}`)).body).status !== 'running', 60_000, 'finished');
       expect(job.first_failure).toMatchObject({ reason: 'bad_signature' });
       expect(job.first_failure.detail).toContain('ffffffffffffffff');
+      expect(await offline()).toMatchObject({ reason: 'bad_signature' });
       await system.db.query(`DELETE FROM event_ingest.integrity_checkpoints WHERE tree_size = $1`, [size + 1000]);
     }, 120_000);
 
@@ -324,6 +367,7 @@ describe('integrity: tamper-evident event log', () => {
       // The first position no signed root vouches for: at or before the altered event.
       expect(job.first_failure.leaf_index).toBeLessThanOrEqual(target);
       expect(job.first_failure.detail).toMatch(/signed root/);
+      expect(await offline()).toMatchObject({ reason: 'root_mismatch' });
     }, 180_000);
   });
 });

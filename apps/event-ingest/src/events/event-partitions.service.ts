@@ -69,11 +69,13 @@ export class EventPartitions implements OnModuleInit, OnApplicationShutdown {
     // default partition's purge): aggregates read whole hours from the counts, so counts left for
     // events already gone would overstate them, and a failure half way must not leave any.
     const dropped: string[] = [];
+    const setting = `EVENTS_RETENTION_DAYS=${retention}`;
+    const waitForTree = this.config.INTEGRITY_LOG === true;
     for (const partition of expiredPartitions(await this.partitions.list(), now, retention)) {
-      await this.partitions.drop(partition);
-      dropped.push(partition.name);
+      if (await this.partitions.drop(partition, setting, waitForTree)) dropped.push(partition.name);
+      else this.logger.warn({ partition: partition.name }, 'partition kept until the event log has taken its events');
     }
-    const purged = retention > 0 ? await this.partitions.purgeDefault(new Date(oldest)) : 0;
+    const purged = retention > 0 ? await this.partitions.purgeDefault(new Date(oldest), setting, waitForTree) : 0;
     if (created.length || dropped.length || purged) this.logger.info({ created, dropped, purged }, 'event partitions maintained');
     return { created, dropped, purged };
   }

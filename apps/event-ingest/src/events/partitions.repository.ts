@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 
 export interface PartitionInfo {
   name: string;
@@ -81,19 +81,31 @@ export class PartitionsRepository {
    * counts go after the DROP, which waits for writers to the day to commit, so none of their
    * counts are left behind.
    */
-  async drop(partition: PartitionInfo): Promise<void> {
+  async drop(partition: PartitionInfo, setting = 'retention', waitForTree = false): Promise<boolean> {
     const from = partition.day.toISOString();
     const to = new Date(partition.day.getTime() + 86_400_000).toISOString();
-    await this.dataSource.transaction(async (manager) => {
+    return this.dataSource.transaction(async (manager) => {
       await manager.query(`SELECT pg_advisory_xact_lock(${LOCK})`);
       const [exists] = await manager.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [`event_ingest.${partition.name}`]);
-      if (!exists.present) return;
+      if (!exists.present) return false;
+      // The verifiable log keeps the leaves of dropped events (docs/integrity.md#retention): a
+      // partition holding events the tree has not taken yet waits, and the leaf ranges dropped are
+      // recorded, with when and under which setting, so verification counts them as retained: false.
+      if (waitForTree) {
+        const [pending] = await manager.query(
+          `SELECT EXISTS (SELECT 1 FROM event_ingest.${partition.name} WHERE seq > (SELECT tree_size FROM event_ingest.integrity_tree)) AS waiting`,
+        );
+        if (pending.waiting) return false;
+      }
+      await manager.query(`LOCK TABLE event_ingest.${partition.name} IN ACCESS EXCLUSIVE MODE`);
+      await recordDroppedLeaves(manager, `SELECT seq FROM event_ingest.${partition.name}`, [], partition.name, from, to, setting);
       await manager.query(`DROP TABLE event_ingest.${partition.name}`);
       await manager.query(`DELETE FROM event_ingest.event_counts WHERE hour >= $1 AND hour < $2`, [from, to]);
       await manager.query(
         `INSERT INTO event_ingest.partition_log (partition_name, action, range_start, range_end) VALUES ($1, 'dropped', $2, $3)`,
         [partition.name, from, to],
       );
+      return true;
     });
   }
 
@@ -102,16 +114,34 @@ export class PartitionsRepository {
    * transaction, every hourly count before the cut-off. Called once the partitions before the
    * cut-off are dropped.
    */
-  async purgeDefault(before: Date): Promise<number> {
+  async purgeDefault(before: Date, setting = 'retention', waitForTree = false): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
+      // With the log on, only events the tree has taken (their leaves stay); the rest go next time.
+      const condition = `"timestamp" < $1${waitForTree ? ' AND seq <= (SELECT tree_size FROM event_ingest.integrity_tree)' : ''}`;
+      await recordDroppedLeaves(manager, `SELECT seq FROM event_ingest.events_default WHERE ${condition}`, [before.toISOString()], 'events_default', '-infinity', before.toISOString(), setting);
       const result: { n: number }[] = await manager.query(
-        `WITH gone AS (DELETE FROM event_ingest.events_default WHERE "timestamp" < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+        `WITH gone AS (DELETE FROM event_ingest.events_default WHERE ${condition} RETURNING 1) SELECT count(*)::int AS n FROM gone`,
         [before.toISOString()],
       );
       await manager.query(`DELETE FROM event_ingest.event_counts WHERE hour < $1`, [before.toISOString()]);
       return result[0]!.n;
     });
   }
+}
+
+/**
+ * Records the leaf ranges (index = seq - 1) of the events `seqSql` selects as dropped by retention:
+ * runs of consecutive sequences, one row each.
+ */
+async function recordDroppedLeaves(manager: EntityManager, seqSql: string, params: unknown[], name: string, from: string, to: string, setting: string): Promise<void> {
+  const n = params.length;
+  await manager.query(
+    `INSERT INTO event_ingest.integrity_retained_gaps (first_index, last_index, events, partition_name, range_start, range_end, setting)
+     SELECT min(seq) - 1, max(seq) - 1, count(*), $${n + 1}, $${n + 2}::timestamptz, $${n + 3}::timestamptz, $${n + 4}
+     FROM (SELECT seq, seq - row_number() OVER (ORDER BY seq) AS run FROM (${seqSql}) d) s
+     GROUP BY run ORDER BY 1`,
+    [...params, name, from, to, setting],
+  );
 }
 
 export function partitionName(day: Date): string {

@@ -119,7 +119,10 @@ export class IntegrityService {
     const from = request.from;
     const to = Math.min(from + limit, state.treeSize);
     if (from >= to) return { data: [], next_from: null };
-    const [hashes, rows] = await Promise.all([this.tree.leafHashes(from, to), this.tree.eventsBySeq(from + 1, to)]);
+    const [hashes, rows, gaps] = await Promise.all([this.tree.leafHashes(from, to), this.tree.eventsBySeq(from + 1, to), this.tree.retainedGaps(from, to)]);
+    // retained: false only where retention dropped the event; an event missing otherwise stays
+    // retained: true with event null, which every verifier reports as missing.
+    const dropped = (i: number) => gaps.some((g) => g.first_index <= i && i <= g.last_index);
     const bySeq = new Map(rows.map((r) => [Number(r.seq), r]));
     const data = [];
     for (let i = from; i < to; i++) {
@@ -128,7 +131,7 @@ export class IntegrityService {
         leaf_index: i,
         leaf_hash: hashes.get(i)?.toString('hex') ?? '',
         event: row ? restoreStoredEvent(toEvent(row)) : null,
-        retained: !!row,
+        retained: !!row || !dropped(i),
       });
     }
     return { data, next_from: to < state.treeSize ? to : null };

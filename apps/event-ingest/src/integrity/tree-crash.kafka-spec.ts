@@ -97,7 +97,7 @@ describe('the event log across a SIGKILL between a commit and a checkpoint', () 
 
     const rows = await db.query<EventRow>(
       `SELECT seq::text AS seq, id, type, severity, database_id, "timestamp", processed_at, producer_id, policy_id, rule_id, risk_score, details, correlation_id, escaped
-       FROM event_ingest.events ORDER BY seq`,
+       FROM event_ingest.events e ORDER BY e.seq`,
     );
     // Dense sequences: leaf i is the event of sequence i + 1.
     expect(rows.map((r) => Number(r.seq))).toEqual(rows.map((_, i) => i + 1));
@@ -105,7 +105,7 @@ describe('the event log across a SIGKILL between a commit and a checkpoint', () 
     const state = await one<{ tree_size: string; tail: Buffer }>(`SELECT tree_size::text, tail FROM event_ingest.integrity_tree`);
     const built = Number(state.tree_size);
     expect(built).toBeGreaterThanOrEqual(rows.length - 1);
-    const blocks = await db.query<{ block: string; hashes: Buffer }>(`SELECT block::text, hashes FROM event_ingest.integrity_leaf_blocks ORDER BY block`);
+    const blocks = await db.query<{ block: string; hashes: Buffer }>(`SELECT block::text, hashes FROM event_ingest.integrity_leaf_blocks b ORDER BY b.block`);
     expect(blocks.map((b) => Number(b.block))).toEqual(Array.from({ length: Math.floor(built / 256) }, (_, i) => i));
     const stored = Buffer.concat([...blocks.map((b) => b.hashes), state.tail]);
     expect(stored.length).toBe(built * 32);
@@ -114,7 +114,7 @@ describe('the event log across a SIGKILL between a commit and a checkpoint', () 
     }
     const keys = await db.query<{ key_id: string; public_key: string }>(`SELECT key_id, public_key FROM event_ingest.integrity_keys`);
     const checkpoints = await db.query<{ tree_size: string; root_hash: Buffer; timestamp: Date; key_id: string; signature: string }>(
-      `SELECT tree_size::text, root_hash, "timestamp", key_id, signature FROM event_ingest.integrity_checkpoints ORDER BY tree_size`,
+      `SELECT tree_size::text, root_hash, "timestamp", key_id, signature FROM event_ingest.integrity_checkpoints c ORDER BY c.tree_size`,
     );
     expect(checkpoints.length).toBeGreaterThanOrEqual(2);
     expect(checkpoints.some((c) => Number(c.tree_size) <= atKill.checkpoint)).toBe(true);

@@ -107,7 +107,7 @@ export class TreeRepository {
   /** Complete blocks of leaf hashes, [from, to). */
   async blocks(from: number, to: number, manager: EntityManager = this.dataSource.manager): Promise<Map<number, Buffer[]>> {
     const rows: { block: string; hashes: Buffer }[] = await manager.query(
-      `SELECT block::text, hashes FROM event_ingest.integrity_leaf_blocks WHERE block >= $1 AND block < $2 ORDER BY block`,
+      `SELECT block::text, hashes FROM event_ingest.integrity_leaf_blocks b WHERE b.block >= $1 AND b.block < $2 ORDER BY b.block`,
       [from, to],
     );
     return new Map(rows.map((r) => [Number(r.block), splitHashes(r.hashes)]));
@@ -166,7 +166,7 @@ export class TreeRepository {
   }
 
   async latestCheckpoint(manager: EntityManager = this.dataSource.manager): Promise<CheckpointRow | null> {
-    const [row]: CheckpointRow[] = await manager.query(`SELECT ${CHECKPOINT_COLUMNS} FROM event_ingest.integrity_checkpoints ORDER BY tree_size DESC LIMIT 1`);
+    const [row]: CheckpointRow[] = await manager.query(`SELECT ${CHECKPOINT_COLUMNS} FROM event_ingest.integrity_checkpoints c ORDER BY c.tree_size DESC LIMIT 1`);
     return row ?? null;
   }
 
@@ -177,12 +177,12 @@ export class TreeRepository {
 
   /** Checkpoints up to a size, oldest first. */
   async checkpointsUpTo(treeSize: number): Promise<CheckpointRow[]> {
-    return this.dataSource.query(`SELECT ${CHECKPOINT_COLUMNS} FROM event_ingest.integrity_checkpoints WHERE tree_size <= $1 ORDER BY tree_size`, [treeSize]);
+    return this.dataSource.query(`SELECT ${CHECKPOINT_COLUMNS} FROM event_ingest.integrity_checkpoints c WHERE c.tree_size <= $1 ORDER BY c.tree_size`, [treeSize]);
   }
 
   async checkpoints(page: number, perPage: number): Promise<{ rows: CheckpointRow[]; total: number }> {
     const rows: CheckpointRow[] = await this.dataSource.query(
-      `SELECT ${CHECKPOINT_COLUMNS} FROM event_ingest.integrity_checkpoints ORDER BY tree_size DESC LIMIT $1 OFFSET $2`,
+      `SELECT ${CHECKPOINT_COLUMNS} FROM event_ingest.integrity_checkpoints c ORDER BY c.tree_size DESC LIMIT $1 OFFSET $2`,
       [perPage, (page - 1) * perPage],
     );
     const [count]: { n: string }[] = await this.dataSource.query(`SELECT count(*)::text AS n FROM event_ingest.integrity_checkpoints`);
@@ -211,7 +211,7 @@ export class TreeRepository {
   async retainedGaps(from: number, to: number): Promise<{ first_index: number; last_index: number; partition_name: string; setting: string; dropped_at: Date }[]> {
     const rows: { first_index: string; last_index: string; partition_name: string; setting: string; dropped_at: Date }[] = await this.dataSource.query(
       `SELECT first_index::text, last_index::text, partition_name, setting, dropped_at FROM event_ingest.integrity_retained_gaps
-       WHERE first_index < $2 AND last_index >= $1 ORDER BY first_index`,
+       g WHERE g.first_index < $2 AND g.last_index >= $1 ORDER BY g.first_index`,
       [from, to],
     );
     return rows.map((r) => ({ ...r, first_index: Number(r.first_index), last_index: Number(r.last_index) }));
