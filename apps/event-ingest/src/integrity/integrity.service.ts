@@ -68,7 +68,7 @@ export class IntegrityService {
     const found = await this.tree.subtrees(refs);
     return (level, index) => {
       const hash = found.get(`${level}/${index}`);
-      if (!hash) throw new DomainException(500, IntegrityErrorCode.TreeDamaged, `The stored tree lacks subtree ${level}/${index}.`);
+      if (!hash) throw new DomainException(409, IntegrityErrorCode.TreeDamaged, `The stored tree lacks subtree ${level}/${index}: it cannot serve this proof (run a verification job).`);
       return hash;
     };
   }
@@ -86,7 +86,7 @@ export class IntegrityService {
       );
     }
     const [leaf] = (await this.tree.leafHashes(leafIndex, leafIndex + 1)).values();
-    if (!leaf) throw new DomainException(500, IntegrityErrorCode.TreeDamaged, `The stored tree lacks leaf ${leafIndex}.`);
+    if (!leaf) throw new DomainException(409, IntegrityErrorCode.TreeDamaged, `The stored tree lacks leaf ${leafIndex}: it cannot serve this proof (run a verification job).`);
     const hashAt = await this.provider(inclusionPathNodes(leafIndex, checkpoint.tree_size));
     return {
       event_id: request.event_id,

@@ -110,7 +110,7 @@ export class IntegrityController {
   @ApiOperation({ summary: 'RFC 9162 inclusion proof of one event in a checkpointed tree', description: 'leaf_index is the event position (seq - 1).' })
   @ApiOkResponse({ type: InclusionProofDto })
   @ApiResponse({ status: 404, description: 'No such event, or no checkpoint of that size' })
-  @ApiResponse({ status: 409, description: 'The event is newer than the checkpoint' })
+  @ApiResponse({ status: 409, description: 'The event is newer than the checkpoint, or the stored tree cannot serve the proof (damaged)' })
   inclusion(@Query() query: InclusionProofQueryDto): Promise<InclusionProof> {
     return this.rpc.events.call<InclusionProofRequest, InclusionProof>(RpcPatterns.integrity.inclusionProof, { event_id: query.event_id, tree_size: query.tree_size });
   }
@@ -121,6 +121,7 @@ export class IntegrityController {
   @ApiOperation({ summary: 'RFC 9162 consistency proof between two checkpointed tree sizes' })
   @ApiOkResponse({ type: ConsistencyProofDto })
   @ApiResponse({ status: 404, description: 'No checkpoint of one of the sizes' })
+  @ApiResponse({ status: 409, description: 'The stored tree cannot serve the proof (damaged)' })
   consistency(@Query() query: ConsistencyProofQueryDto): Promise<ConsistencyProof> {
     if (query.first > query.second) throw DomainException.validation([{ field: 'first', message: 'must be at most second' }]);
     return this.rpc.events.call<ConsistencyProofRequest, ConsistencyProof>(RpcPatterns.integrity.consistencyProof, { first: query.first, second: query.second });
