@@ -516,6 +516,185 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/integrity/checkpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Signed checkpoints, newest first */
+        get: operations["IntegrityController_checkpoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrity/checkpoints/{tree_size}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The checkpoint of one tree size */
+        get: operations["IntegrityController_checkpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrity/checkpoints/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest signed checkpoint */
+        get: operations["IntegrityController_latest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrity/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every checkpoint signing key ever used, with its validity */
+        get: operations["IntegrityController_keys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrity/keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retire the active signing key now and start signing with a new one */
+        post: operations["IntegrityController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrity/leaves": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stored events in leaf order with their leaf hashes
+         * @description An event retention dropped is null with retained: false.
+         */
+        get: operations["IntegrityController_leaves"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrity/proofs/consistency": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** RFC 9162 consistency proof between two checkpointed tree sizes */
+        get: operations["IntegrityController_consistency"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrity/proofs/inclusion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * RFC 9162 inclusion proof of one event in a checkpointed tree
+         * @description leaf_index is the event position (seq - 1).
+         */
+        get: operations["IntegrityController_inclusion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrity/verifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a server-side verification of a range of events against a checkpoint
+         * @description Poll GET /v1/integrity/verifications/{id}; first_failure names the first event that fails and why.
+         */
+        post: operations["IntegrityController_start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrity/verifications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A verification job and its progress */
+        get: operations["IntegrityController_verification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/oauth/clients": {
         parameters: {
             query?: never;
@@ -1359,6 +1538,33 @@ export interface components {
             type?: string;
             user?: string;
         };
+        CheckpointDto: {
+            key_id: string;
+            /** @description RFC 9162 root of the first tree_size leaves, lowercase hex */
+            root_hash: string;
+            /** @description Ed25519 signature of the checkpoint message, base64 of 64 bytes */
+            signature: string;
+            /** Format: date-time */
+            timestamp: string;
+            /** @example 1024 */
+            tree_size: number;
+        };
+        CheckpointPageDto: {
+            data: components["schemas"]["CheckpointDto"][];
+            pagination: components["schemas"]["CheckpointPaginationDto"];
+        };
+        CheckpointPaginationDto: {
+            has_more: boolean;
+            page: number;
+            per_page: number;
+            total: number;
+        };
+        ConsistencyProofDto: {
+            first: number;
+            /** @description RFC 9162 §2.1.4 consistency proof, lowercase hex */
+            proof: string[];
+            second: number;
+        };
         ContainsFilterDto: {
             /**
              * @description Case-insensitive substring of the query text.
@@ -1658,7 +1864,7 @@ export interface components {
                     type?: "policy_violation" | "anomaly_detection" | "threshold_breach" | "classification_alert";
                 };
                 conditions: {
-                    /** @description event types of the events catalog (12 types), `prefix.*` or `*` */
+                    /** @description event types of the events catalog (13 types), `prefix.*` or `*` */
                     event_types?: string[];
                     /** @description all must hold */
                     fields?: {
@@ -1930,7 +2136,7 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             /** @enum {string} */
-            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success";
+            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success" | "audit.checkpoint";
         };
         EventDetailsDto: {
             client_application?: string;
@@ -1952,7 +2158,7 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             /** @enum {string} */
-            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success";
+            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success" | "audit.checkpoint";
         };
         EventsPaginationDto: {
             has_more: boolean;
@@ -1965,6 +2171,16 @@ export interface components {
             /** @description Matching events; exact up to 1000, then the planner estimate (total_estimated). */
             total: number;
             total_estimated: boolean;
+        };
+        InclusionProofDto: {
+            /** @description RFC 9162 §2.1.3 inclusion path, leaf side first, lowercase hex */
+            audit_path: string[];
+            checkpoint: components["schemas"]["CheckpointDto"];
+            event_id: string;
+            leaf_hash: string;
+            /** @description seq - 1: the event position in storage order */
+            leaf_index: number;
+            tree_size: number;
         };
         InFilterDto: {
             /**
@@ -1982,6 +2198,57 @@ export interface components {
         IngestResponseDto: {
             accepted: number;
             ids: string[];
+        };
+        IntegrityKeyDto: {
+            /** @enum {string} */
+            algorithm: "Ed25519";
+            /**
+             * @description first 16 hex digits of SHA-256 of the raw public key
+             * @example 3f2a9c0d1e4b5a67
+             */
+            key_id: string;
+            /** @description base64 of the raw 32-byte Ed25519 public key */
+            public_key: string;
+            /** @enum {string} */
+            status: "active" | "retired";
+            /** Format: date-time */
+            valid_from: string;
+            /** Format: date-time */
+            valid_until: string | null;
+        };
+        IntegrityKeysDto: {
+            data: components["schemas"]["IntegrityKeyDto"][];
+        };
+        LeafDto: {
+            /** @description the stored event; null when it is no longer stored */
+            event: components["schemas"]["LeafEventDto"] | null;
+            leaf_hash: string;
+            leaf_index: number;
+            /** @description false when the event is no longer stored */
+            retained: boolean;
+        };
+        LeafEventDto: {
+            context: components["schemas"]["EventContextDto"];
+            /** @example db_main */
+            database_id: string;
+            /** @description Keys present depend on the event; producers may add others. */
+            details: components["schemas"]["EventDetailsDto"];
+            /** @example evt_01jd6w8k2m3n4p5q6r7s8t9v0w */
+            id: string;
+            /** Format: date-time */
+            processed_at: string;
+            producer_id: string | null;
+            /** @enum {string} */
+            severity: "info" | "warning" | "critical";
+            /** Format: date-time */
+            timestamp: string;
+            /** @enum {string} */
+            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success" | "audit.checkpoint";
+        };
+        LeavesPageDto: {
+            data: components["schemas"]["LeafDto"][];
+            /** @description pass as from for the next page; null at the end of the tree */
+            next_from: number | null;
         };
         ListEventsResponseDto: {
             events: components["schemas"]["EventListItemDto"][];
@@ -2108,7 +2375,7 @@ export interface components {
                     type?: "policy_violation" | "anomaly_detection" | "threshold_breach" | "classification_alert";
                 };
                 conditions: {
-                    /** @description event types of the events catalog (12 types), `prefix.*` or `*` */
+                    /** @description event types of the events catalog (13 types), `prefix.*` or `*` */
                     event_types?: string[];
                     /** @description all must hold */
                     fields?: {
@@ -2315,6 +2582,17 @@ export interface components {
             pagination: components["schemas"]["SearchPaginationDto"];
             time_range: components["schemas"]["TimeRangeResponseDto"];
         };
+        StartVerificationDto: {
+            /**
+             * @description first leaf index checked
+             * @default 0
+             */
+            from_index: number;
+            /** @description end of the range (exclusive); the tree size when omitted */
+            to_index?: number;
+            /** @description the checkpointed tree size to verify against; the latest when omitted */
+            tree_size?: number;
+        };
         TestAlertDto: {
             /**
              * @description The alert destination to send a test alert to.
@@ -2360,7 +2638,7 @@ export interface components {
              * @default database.query
              * @enum {string}
              */
-            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success";
+            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success" | "audit.checkpoint";
             /** @example alice */
             user?: string;
         };
@@ -2611,7 +2889,7 @@ export interface components {
                     type?: "policy_violation" | "anomaly_detection" | "threshold_breach" | "classification_alert";
                 };
                 conditions: {
-                    /** @description event types of the events catalog (12 types), `prefix.*` or `*` */
+                    /** @description event types of the events catalog (13 types), `prefix.*` or `*` */
                     event_types?: string[];
                     /** @description all must hold */
                     fields?: {
@@ -2676,6 +2954,32 @@ export interface components {
             /** @example usr_01j9... */
             id: string;
             scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:reports" | "write:events" | "admin")[];
+        };
+        VerificationDto: {
+            /** @description events checked so far */
+            checked: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            first_failure: components["schemas"]["VerificationFailureDto"] | null;
+            from_index: number;
+            /** @example ver_01jd4x0c8m7q2r5t6v9w3y4z5a */
+            id: string;
+            /** @enum {string} */
+            status: "running" | "passed" | "failed";
+            /** @description exclusive */
+            to_index: number;
+            /** @description events to check */
+            total: number;
+            tree_size: number;
+        };
+        VerificationFailureDto: {
+            detail: string;
+            event_id: string | null;
+            leaf_index: number;
+            /** @enum {string} */
+            reason: "altered" | "missing" | "reordered" | "unexpected" | "root_mismatch" | "bad_signature";
         };
         ViolationDto: {
             /**
@@ -6312,6 +6616,1043 @@ export interface operations {
                 };
             };
             /** @description The credential already has 10 open streams (Retry-After). */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    IntegrityController_checkpoints: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckpointPageDto"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields, wrong types, out-of-range parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Insufficient scope (read:logs; admin to rotate keys) */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    IntegrityController_checkpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tree_size: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckpointDto"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields, wrong types, out-of-range parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Insufficient scope (read:logs; admin to rotate keys) */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description No checkpoint of this size */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    IntegrityController_latest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckpointDto"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields, wrong types, out-of-range parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Insufficient scope (read:logs; admin to rotate keys) */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description No checkpoint has been signed yet */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    IntegrityController_keys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrityKeysDto"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields, wrong types, out-of-range parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Insufficient scope (read:logs; admin to rotate keys) */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    IntegrityController_rotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrityKeyDto"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields, wrong types, out-of-range parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Insufficient scope (read:logs; admin to rotate keys) */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    IntegrityController_leaves: {
+        parameters: {
+            query?: {
+                /** @description first leaf index */
+                from?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeavesPageDto"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields, wrong types, out-of-range parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Insufficient scope (read:logs; admin to rotate keys) */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    IntegrityController_consistency: {
+        parameters: {
+            query: {
+                /** @description a checkpointed tree size (the older) */
+                first: number;
+                /** @description a checkpointed tree size (the newer) */
+                second: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsistencyProofDto"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields, wrong types, out-of-range parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Insufficient scope (read:logs; admin to rotate keys) */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description No checkpoint of one of the sizes */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The stored tree cannot serve the proof (damaged) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    IntegrityController_inclusion: {
+        parameters: {
+            query: {
+                /** @description the event to prove */
+                event_id: string;
+                /** @description a checkpointed tree size; the latest checkpoint when omitted */
+                tree_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InclusionProofDto"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields, wrong types, out-of-range parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Insufficient scope (read:logs; admin to rotate keys) */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description No such event, or no checkpoint of that size */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The event is newer than the checkpoint, or the stored tree cannot serve the proof (damaged) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    IntegrityController_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartVerificationDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDto"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields, wrong types, out-of-range parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Insufficient scope (read:logs; admin to rotate keys) */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description No checkpoint of that size */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    IntegrityController_verification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationDto"];
+                };
+            };
+            /** @description Malformed JSON, unknown fields, wrong types, out-of-range parameters */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Insufficient scope (read:logs; admin to rotate keys) */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description No verification with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
             429: {
                 headers: {
                     /** @description Remaining quota (IETF RateLimit header fields) */
