@@ -1,6 +1,6 @@
-import type { CheckpointPublicKey, SignedCheckpoint } from '@vigil/integrity';
+import { type CheckpointPublicKey, MerkleFrontier, type SignedCheckpoint, eventLeafHash, fromHex, isHexHash, verifyConsistency } from '@vigil/integrity';
 import { EXPORT_FORMAT, type ExportFile, type ExportLeaf, type ExportProof } from './export-file';
-import { type VerificationReport, type VerifyOptions, consistencyProblem, verifyExport } from './verify-export';
+import { type VerificationFailure, type VerificationReport, type VerifyOptions, consistencyProblem, verifyExport } from './verify-export';
 
 /** A connection or protocol problem (exit code 2), as opposed to a verification failure. */
 export class SourceError extends Error {}
@@ -173,7 +173,67 @@ export async function verifyApi(api: IntegrityApi, request: ApiVerifyRequest = {
     // No proof can exist; verifyExport reports the shrink.
     file.consistency = null;
   }
-  return verifyExport(file, request);
+  const report = verifyExport(file, request);
+  if (report.failure?.reason === 'root_mismatch' && report.failure.leaf_index === null) {
+    request.onProgress?.('the root differs: locating the first leaf that differs with consistency proofs');
+    const located = await locateFirstDifference(api, file);
+    if (located) report.failure = located;
+  }
+  return report;
+}
+
+/**
+ * When every leaf matches the hash served for it but the root does not (an event changed together
+ * with the hash served for it, or two rows swapped with their hashes): finds the first position
+ * where the listed leaves stop being a prefix of the signed tree. The consistency proof from m
+ * leaves to the checkpoint verifies against the root of the first m listed leaves exactly when
+ * those m leaves are the tree's first m, so a binary search over m asks O(log n) proofs. Needs
+ * the range to start at leaf 0 and the API to serve proofs from any size; null otherwise.
+ */
+export async function locateFirstDifference(api: IntegrityApi, file: ExportFile): Promise<VerificationFailure | null> {
+  const cp = file.checkpoint;
+  if (file.range.from !== 0 || file.leaves.length !== file.range.to + 1) return null;
+  const hashes: Buffer[] = [];
+  for (const leaf of file.leaves) {
+    try {
+      hashes.push(leaf.event ? eventLeafHash(leaf.event) : fromHex(leaf.leaf_hash));
+    } catch {
+      return null;
+    }
+  }
+  // Every subtree hash of the listed leaves, to get the root of any prefix in O(log n).
+  const levels: Buffer[][] = [hashes];
+  const frontier = new MerkleFrontier();
+  for (const h of hashes) for (const s of frontier.append(h)) (levels[s.level] ??= [])[s.index] = s.hash;
+  const prefixRoot = (m: number) => MerkleFrontier.fromSubtrees(m, (level, index) => levels[level][index]).root();
+  const signedRoot = fromHex(cp.root_hash);
+  const isPrefix = async (m: number): Promise<boolean> => {
+    if (m === cp.tree_size) return prefixRoot(m).equals(signedRoot);
+    const proof = await api.consistency(m, cp.tree_size);
+    if (!Array.isArray(proof) || !proof.every(isHexHash)) throw new SourceError('malformed consistency proof');
+    return verifyConsistency(m, cp.tree_size, prefixRoot(m), signedRoot, proof.map(fromHex));
+  };
+  try {
+    let good = 0; // the first `good` leaves are the tree's (0: trivially)
+    let bad = hashes.length; // the first `bad` leaves are not
+    if (await isPrefix(bad)) return null; // the difference lies beyond the listed leaves
+    while (bad - good > 1) {
+      const mid = good + Math.floor((bad - good) / 2);
+      if (await isPrefix(mid)) good = mid;
+      else bad = mid;
+    }
+    const index = bad - 1;
+    const event = file.leaves[index].event;
+    return {
+      leaf_index: index,
+      event_id: event && typeof event.id === 'string' ? event.id : null,
+      reason: 'altered',
+      detail: `the first ${index} leaves are the signed tree's, the first ${index + 1} are not: leaf ${index} was changed, or replaced by another event together with the hash served for it`,
+    };
+  } catch (error) {
+    if (error instanceof SourceError) return null;
+    throw error;
+  }
 }
 
 export { consistencyProblem };

@@ -93,4 +93,41 @@ describe('canonicalJson (RFC 8785)', () => {
     expect(() => canonicalJson(10n)).toThrow(TypeError);
     expect(() => canonicalJson({ a: 1n })).toThrow(TypeError);
   });
+
+  it('agrees with a member-by-member reference on objects of many shapes, integer-like names and __proto__ included', () => {
+    // Reference: sort names by UTF-16 code units, write each member; strings and numbers as ES writes them.
+    const reference = (v: unknown): string => {
+      if (v === null || typeof v !== 'object') return JSON.stringify(v);
+      if (Array.isArray(v)) return `[${v.map(reference).join(',')}]`;
+      const keys = Object.keys(v).sort((a, b) => {
+        for (let i = 0; i < Math.min(a.length, b.length); i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return a.charCodeAt(i) - b.charCodeAt(i);
+        return a.length - b.length;
+      });
+      return `{${keys.map((k) => `${JSON.stringify(k)}:${reference((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    };
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+    const names = ['a', 'b', 'z', 'A', '10', '9', '0', '__proto__', 'é', '\ud83d\ude00', 'query', 'rows', ''];
+    const value = (depth: number): unknown => {
+      switch (random(depth > 2 ? 4 : 6)) {
+        case 0: return random(1000) / 7;
+        case 1: return ['x', 'a\u0000b', '\ud800', 'ü'][random(4)];
+        case 2: return [null, true, false][random(3)];
+        case 3: return -random(5);
+        case 4: return Array.from({ length: random(4) }, () => value(depth + 1));
+        default: {
+          // JSON.parse, so that a member named __proto__ is an own member as in parsed input.
+          const members = Array.from({ length: random(6) }, () => `${JSON.stringify(names[random(names.length)])}:${JSON.stringify(value(depth + 1)) ?? 'null'}`);
+          return JSON.parse(`{${members.join(',')}}`);
+        }
+      }
+    };
+    for (let i = 0; i < 3000; i++) {
+      const v = value(0);
+      expect(canonicalJson(v)).toBe(reference(v));
+    }
+    expect(canonicalJson(JSON.parse('{"b":1,"__proto__":{"x":2},"a":3}'))).toBe('{"__proto__":{"x":2},"a":3,"b":1}');
+    expect(canonicalJson({ b: 1, 10: 2, 9: 3, a: { d: 1, c: 2 } })).toBe('{"10":2,"9":3,"a":{"c":2,"d":1},"b":1}');
+  });
 });
+

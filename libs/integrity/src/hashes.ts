@@ -18,12 +18,28 @@ let leafInput = Buffer.alloc(4096);
  * text of an event, which is always well-formed: see canonicalJson), saving the Buffer copy.
  */
 export function leafHash(bytes: Uint8Array | string): Buffer {
-  // U+0000 is the single byte 0x00 in UTF-8, so the prefix can ride in the string.
-  if (typeof bytes === 'string') return hash('sha256', '\u0000' + bytes, 'buffer');
-  if (bytes.length + 1 > leafInput.length) leafInput = Buffer.alloc(Math.max(bytes.length + 1, leafInput.length * 2));
+  return hash('sha256', prefixedLeaf(bytes), 'buffer');
+}
+
+/** leafHash as lowercase hex: the faster form (a string costs less to make than a Buffer). */
+export function leafHashHex(bytes: Uint8Array | string): string {
+  return hash('sha256', prefixedLeaf(bytes), 'hex');
+}
+
+/** 0x00 ‖ bytes in the scratch buffer (a view of it, valid until the next call). */
+function prefixedLeaf(bytes: Uint8Array | string): Buffer {
+  // A UTF-16 code unit is at most 3 bytes of UTF-8; a string is encoded straight into the scratch.
+  const room = typeof bytes === 'string' ? bytes.length * 3 + 1 : bytes.length + 1;
+  if (room > leafInput.length) leafInput = Buffer.alloc(Math.max(room, leafInput.length * 2));
   leafInput[0] = 0x00;
-  leafInput.set(bytes, 1);
-  return hash('sha256', leafInput.subarray(0, bytes.length + 1), 'buffer');
+  let length: number;
+  if (typeof bytes === 'string') {
+    length = leafInput.write(bytes, 1, 'utf8');
+  } else {
+    leafInput.set(bytes, 1);
+    length = bytes.length;
+  }
+  return leafInput.subarray(0, length + 1);
 }
 
 /** RFC 9162 interior node hash: SHA-256(0x01 ‖ left ‖ right). */
@@ -32,6 +48,13 @@ export function nodeHash(left: Uint8Array, right: Uint8Array): Buffer {
   nodeInput.set(left, 1);
   nodeInput.set(right, 1 + HASH_SIZE);
   return hash('sha256', nodeInput, 'buffer');
+}
+
+/** nodeHash on lowercase hex hashes, answering hex: no Buffer made (the verifier's fold). */
+export function nodeHashHex(left: string, right: string): string {
+  if (left.length !== 2 * HASH_SIZE || right.length !== 2 * HASH_SIZE) throw new RangeError('nodeHashHex: both children must be 64 hex digits');
+  if (nodeInput.write(left, 1, 'hex') !== HASH_SIZE || nodeInput.write(right, 1 + HASH_SIZE, 'hex') !== HASH_SIZE) throw new RangeError('nodeHashHex: not hex');
+  return hash('sha256', nodeInput, 'hex');
 }
 
 /** Lowercase hex, the encoding of hashes on the API. */

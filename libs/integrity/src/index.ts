@@ -1,6 +1,6 @@
 export { canonicalJson } from './canonical-json';
-export { EMPTY_ROOT, HASH_SIZE, fromHex, isHexHash, leafHash, nodeHash, toHex } from './hashes';
-export { LEAF_VERSION, type LeafEvent, eventLeafBytes, eventLeafHash, eventLeafText } from './leaf';
+export { EMPTY_ROOT, HASH_SIZE, fromHex, isHexHash, leafHash, leafHashHex, nodeHash, nodeHashHex, toHex } from './hashes';
+export { LEAF_VERSION, type LeafEvent, eventLeafBytes, eventLeafHash, eventLeafHashHex, eventLeafText } from './leaf';
 export {
   type BoundaryProof,
   CompactRange,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json';
-import { type LeafEvent, eventLeafBytes, eventLeafHash, eventLeafText } from './leaf';
+import { type LeafEvent, eventLeafBytes, eventLeafHash, eventLeafHashHex, eventLeafText } from './leaf';
 
 const event: LeafEvent & Record<string, unknown> = {
   id: 'evt_01JD8X2Y3Z',
@@ -53,4 +53,15 @@ describe('event leaves', () => {
     expect(() => eventLeafText({ ...event, type: undefined } as unknown as LeafEvent)).toThrow(TypeError);
     expect(() => eventLeafText({ ...event, context: null } as unknown as LeafEvent)).toThrow(TypeError);
   });
+
+  it('gives the same leaf whatever order details arrive in, integer-like member names included', () => {
+    const sorted = { ...event, details: { a: 1, b: { c: [1, { e: 2, d: 3 }] }, 'z': '\u2028' } };
+    const shuffled = { ...event, details: JSON.parse('{"z":"\\u2028","b":{"c":[1,{"d":3,"e":2}]},"a":1}') };
+    expect(eventLeafText(shuffled)).toBe(eventLeafText(sorted));
+    expect(eventLeafText(sorted)).toContain('"details":{"a":1,"b":{"c":[1,{"d":3,"e":2}]},"z":"\u2028"}');
+    const numbered = { ...event, details: { 10: 'ten', 9: 'nine', x: 1 } };
+    expect(eventLeafText(numbered)).toContain('"details":{"10":"ten","9":"nine","x":1}');
+    expect(eventLeafHashHex(numbered)).toBe(eventLeafHash(numbered).toString('hex'));
+  });
 });
+

@@ -1,4 +1,4 @@
-import { EMPTY_ROOT, nodeHash } from './hashes';
+import { EMPTY_ROOT, nodeHash, nodeHashHex } from './hashes';
 
 /**
  * Merkle tree hashing and proofs of RFC 9162 §2.1 (Certificate Transparency 2.0).
@@ -220,7 +220,8 @@ export class CompactRange {
   readonly begin: number;
   private endPos: number;
   private readonly levels: number[] = [];
-  private readonly hashes: Buffer[] = [];
+  // Hex strings, not Buffers: in a long fold, making a Buffer per hash costs more than hashing.
+  private readonly hashes: string[] = [];
 
   constructor(begin: number) {
     checkSize('begin', begin);
@@ -234,6 +235,12 @@ export class CompactRange {
   }
 
   append(leafHash: Buffer): void {
+    if (leafHash.length !== 32) throw new RangeError('append: a leaf hash is 32 bytes');
+    this.appendHex(leafHash.toString('hex'));
+  }
+
+  /** append() of a leaf hash in lowercase hex (64 digits; the caller has checked it). */
+  appendHex(leafHash: string): void {
     let level = 0;
     let start = this.endPos;
     let h = leafHash;
@@ -244,7 +251,7 @@ export class CompactRange {
     // is a right child (its index at that level is odd).
     while (levels.length > 0 && levels[levels.length - 1] === level && odd(start / pow2(level))) {
       levels.pop();
-      h = nodeHash(hashes.pop() as Buffer, h);
+      h = nodeHashHex(hashes.pop() as string, h);
       start -= pow2(level);
       level++;
     }
@@ -258,7 +265,7 @@ export class CompactRange {
     let start = this.begin;
     for (let i = 0; i < this.levels.length; i++) {
       const size = pow2(this.levels[i]);
-      out.push({ level: this.levels[i], index: start / size, hash: this.hashes[i] });
+      out.push({ level: this.levels[i], index: start / size, hash: Buffer.from(this.hashes[i], 'hex') });
       start += size;
     }
     return out;
@@ -272,8 +279,8 @@ export class CompactRange {
     if (this.begin !== 0) throw new Error('foldRoot: the range does not start at leaf 0; use rootFromRange');
     if (this.hashes.length === 0) return EMPTY_ROOT;
     let r = this.hashes[this.hashes.length - 1];
-    for (let i = this.hashes.length - 2; i >= 0; i--) r = nodeHash(this.hashes[i], r);
-    return r;
+    for (let i = this.hashes.length - 2; i >= 0; i--) r = nodeHashHex(this.hashes[i], r);
+    return Buffer.from(r, 'hex');
   }
 }
 
