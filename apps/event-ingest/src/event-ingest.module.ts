@@ -16,6 +16,7 @@ import { PartitionsRepository } from './events/partitions.repository';
 import { AuditIngestConsumer } from './ingest/audit-ingest.consumer';
 import { IngestController } from './ingest/ingest.controller';
 import { IngestService } from './ingest/ingest.service';
+import { CommittedLeaves } from './integrity/committed-leaves';
 import { IntegrityController } from './integrity/integrity.controller';
 import { IntegrityService } from './integrity/integrity.service';
 import { SigningKeys } from './integrity/signing-keys.service';
@@ -39,7 +40,7 @@ export class EventIngestModule {
       ],
       controllers: [IngestController, EventsController, IntegrityController],
       providers: [EventsRepository, CommittedEvents, EventsService, EventsRelay, PartitionsRepository, EventPartitions, IngestService, AuditIngestConsumer,
-        TreeRepository, SigningKeys, TreeBuilder, IntegrityService, VerificationJobs],
+        TreeRepository, CommittedLeaves, SigningKeys, TreeBuilder, IntegrityService, VerificationJobs],
     };
   }
 }

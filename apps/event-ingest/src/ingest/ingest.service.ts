@@ -13,6 +13,7 @@ import { EventsRepository, type StoredEvent } from '../events/events.repository'
 import { EnforcementService } from '../enforcement/enforcement.service';
 import { DatabaseMonitor } from '../databases/database-monitor.service';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
+import { CommittedLeaves } from '../integrity/committed-leaves';
 import { storedEventLeafHash } from '../integrity/leaf';
 
 export enum IngestErrorCode {
@@ -28,6 +29,7 @@ export class IngestService {
     @Inject(EnforcementService) private readonly enforcement: EnforcementService,
     @Inject(DatabaseMonitor) private readonly databases: DatabaseMonitor,
     @Inject(CommittedEvents) private readonly committed: CommittedEvents,
+    @Inject(CommittedLeaves) private readonly leaves: CommittedLeaves,
     @Inject(CONFIG) private readonly config: Pick<EventIngestConfig, 'INTEGRITY_LOG'>,
   ) {}
 
@@ -104,7 +106,10 @@ export class IngestService {
           await this.events.insertMany(manager, fresh, trace);
           await this.events.addCounts(manager, fresh);
           await manager.query('SELECT pg_notify($1, $2)', [EVENTS_RELAY_CHANNEL, '']);
-          afterCommit(manager, () => this.committed.add(fresh, trace));
+          afterCommit(manager, () => {
+            this.committed.add(fresh, trace);
+            if (this.config.INTEGRITY_LOG) this.leaves.add(fresh);
+          });
         },
       );
     }

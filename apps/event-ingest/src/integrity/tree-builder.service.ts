@@ -9,6 +9,7 @@ import type { EventIngestConfig } from '../event-ingest.service-definition';
 import { CommittedEvents } from '../events/committed-events';
 import { EVENTS_RELAY_CHANNEL } from '../events/events.relay';
 import { EventsRepository, type StoredEvent, toEvent } from '../events/events.repository';
+import { CommittedLeaves } from './committed-leaves';
 import { BLOCK_LEVEL, BLOCK_SIZE, storedEventLeafHash } from './leaf';
 import { KEYS_LOCK, SigningKeys } from './signing-keys.service';
 import { TreeRepository } from './tree.repository';
@@ -108,6 +109,7 @@ export class TreeBuilder implements OnApplicationBootstrap, BeforeApplicationShu
     @Inject(EventsRepository) private readonly events: EventsRepository,
     @Inject(CommittedEvents) private readonly committed: CommittedEvents,
     @Inject(SigningKeys) private readonly keys: SigningKeys,
+    @Inject(CommittedLeaves) private readonly leaves: CommittedLeaves,
     @Inject(CONFIG) private readonly config: EventIngestConfig,
     @Inject(LOGGER) logger: Logger,
   ) {
@@ -193,9 +195,12 @@ export class TreeBuilder implements OnApplicationBootstrap, BeforeApplicationShu
       const cap = (last ? Number(last.tree_size) : 0) + this.config.INTEGRITY_CHECKPOINT_MAX_EVENTS - current.size;
       const limit = Math.min(this.config.INTEGRITY_BUILD_BATCH, cap);
       if (limit <= 0) return 0;
-      const rows = await this.tree.leavesAfter(manager, current.size, limit);
       const next = current.clone();
       const out = { blocks: [] as { block: number; hashes: Buffer }[], nodes: [] as { level: number; index: number; hash: Buffer }[] };
+      // Events this process committed come from memory; the table is read for anything else.
+      const cached = this.leaves.take(current.size, limit);
+      for (const hash of cached) next.append(hash, out);
+      const rows = cached.length ? [] : await this.tree.leavesAfter(manager, current.size, limit);
       for (const row of rows) {
         if (row.seq !== next.size + 1) {
           // Sequences commit in order, so a hole is an event removed before the tree took it.
@@ -208,7 +213,10 @@ export class TreeBuilder implements OnApplicationBootstrap, BeforeApplicationShu
       }
       if (next.size === current.size) return 0;
       await this.tree.append(manager, { ...out, treeSize: next.size, tail: next.tail });
-      afterCommit(manager, () => (this.frontier = next));
+      afterCommit(manager, () => {
+        this.frontier = next;
+        this.leaves.forget(next.size);
+      });
       this.frontier = undefined; // until the commit is known
       return next.size - current.size;
     });
@@ -273,7 +281,11 @@ export class TreeBuilder implements OnApplicationBootstrap, BeforeApplicationShu
     await this.events.insertMany(manager, [event]);
     await this.events.addCounts(manager, [event]);
     await manager.query('SELECT pg_notify($1, $2)', [EVENTS_RELAY_CHANNEL, '']);
-    afterCommit(manager, () => this.committed.add([event]));
+    afterCommit(manager, () => {
+      this.committed.add([event]);
+      this.leaves.add([event]);
+      this.nudge();
+    });
     return event;
   }
 }
