@@ -73,11 +73,15 @@ export class IntegrityService {
     };
   }
 
+  /** Two round trips: the event, tree and checkpoint in one query; then the leaf's block and the nodes side by side. */
   async inclusionProof(request: InclusionProofRequest): Promise<InclusionProof> {
-    const checkpoint = request.tree_size === undefined ? await this.latestCheckpoint() : await this.checkpoint(request.tree_size);
-    const row = await this.tree.eventById(request.event_id);
-    if (!row) throw DomainException.notFound('event', request.event_id, IntegrityErrorCode.EventNotFound);
-    const leafIndex = Number(row.seq) - 1;
+    const context = await this.tree.proofContext(request.event_id, request.tree_size);
+    if (!context.checkpoint) {
+      throw new DomainException(404, IntegrityErrorCode.NoCheckpoint, request.tree_size === undefined ? 'No checkpoint has been signed yet.' : `No checkpoint of tree size ${request.tree_size}.`);
+    }
+    const checkpoint = toCheckpoint(context.checkpoint);
+    if (context.seq === null) throw DomainException.notFound('event', request.event_id, IntegrityErrorCode.EventNotFound);
+    const leafIndex = context.seq - 1;
     if (leafIndex >= checkpoint.tree_size) {
       throw new DomainException(
         409,
@@ -85,14 +89,18 @@ export class IntegrityService {
         `Event ${request.event_id} is leaf ${leafIndex}, not inside the checkpoint of ${checkpoint.tree_size} leaves; ask again once a newer checkpoint covers it.`,
       );
     }
-    const [leaf] = (await this.tree.leafHashes(leafIndex, leafIndex + 1)).values();
-    if (!leaf) throw new DomainException(409, IntegrityErrorCode.TreeDamaged, `The stored tree lacks leaf ${leafIndex}: it cannot serve this proof (run a verification job).`);
-    const hashAt = await this.provider(inclusionPathNodes(leafIndex, checkpoint.tree_size));
+    const refs = [{ level: 0, index: leafIndex }, ...inclusionPathNodes(leafIndex, checkpoint.tree_size)];
+    const found = await this.tree.subtrees(refs, context.state);
+    const hashAt = (level: number, index: number) => {
+      const hash = found.get(`${level}/${index}`);
+      if (!hash) throw new DomainException(409, IntegrityErrorCode.TreeDamaged, `The stored tree lacks subtree ${level}/${index}: it cannot serve this proof (run a verification job).`);
+      return hash;
+    };
     return {
       event_id: request.event_id,
       leaf_index: leafIndex,
       tree_size: checkpoint.tree_size,
-      leaf_hash: leaf.toString('hex'),
+      leaf_hash: hashAt(0, leafIndex).toString('hex'),
       audit_path: inclusionPath(leafIndex, checkpoint.tree_size, hashAt).map((h) => h.toString('hex')),
       checkpoint,
     };

@@ -136,33 +136,57 @@ export class TreeRepository {
 
   /**
    * Hashes of perfect subtrees inside the built tree: level 8 and above from the stored nodes,
-   * below from the leaves of their block.
+   * below from the leaves of their block. One query for the nodes and one for the blocks, side by
+   * side (a proof is latency-bound).
    */
-  async subtrees(refs: SubtreeRef[], manager: EntityManager = this.dataSource.manager): Promise<Map<string, Buffer>> {
+  async subtrees(refs: SubtreeRef[], state?: TreeState, manager: EntityManager = this.dataSource.manager): Promise<Map<string, Buffer>> {
     const high = refs.filter((r) => r.level >= BLOCK_LEVEL);
     const low = refs.filter((r) => r.level < BLOCK_LEVEL);
-    const found = await this.nodes(high, manager);
-    if (low.length) {
-      const state = await this.state(manager);
-      const tailBlock = Math.floor(state.treeSize / BLOCK_SIZE);
-      const wanted = [...new Set(low.map((r) => Math.floor((r.index * 2 ** r.level) / BLOCK_SIZE)))];
-      const leaves = new Map<number, Buffer[]>();
-      for (const block of wanted) {
-        if (block === tailBlock) leaves.set(block, state.tail);
-        else {
-          const [row]: { hashes: Buffer }[] = await manager.query(`SELECT hashes FROM event_ingest.integrity_leaf_blocks WHERE block = $1`, [block]);
-          if (row) leaves.set(block, splitHashes(row.hashes));
-        }
-      }
-      for (const r of low) {
-        const first = r.index * 2 ** r.level;
-        const block = leaves.get(Math.floor(first / BLOCK_SIZE));
-        if (!block) continue;
-        const slice = block.slice(first % BLOCK_SIZE, (first % BLOCK_SIZE) + 2 ** r.level);
-        if (slice.length === 2 ** r.level) found.set(`${r.level}/${r.index}`, r.level === 0 ? slice[0]! : rootFromLeaves(slice));
-      }
+    const current = state ?? (low.length ? await this.state(manager) : { treeSize: 0, tail: [] });
+    const tailBlock = Math.floor(current.treeSize / BLOCK_SIZE);
+    const wanted = [...new Set(low.map((r) => Math.floor((r.index * 2 ** r.level) / BLOCK_SIZE)))];
+    const stored = wanted.filter((b) => b !== tailBlock);
+    const [found, rows] = await Promise.all([
+      this.nodes(high, manager),
+      stored.length
+        ? (manager.query(`SELECT b.block::text AS block, b.hashes FROM event_ingest.integrity_leaf_blocks b WHERE b.block = ANY($1::bigint[])`, [stored]) as Promise<{ block: string; hashes: Buffer }[]>)
+        : Promise.resolve([]),
+    ]);
+    const leaves = new Map<number, Buffer[]>(rows.map((r) => [Number(r.block), splitHashes(r.hashes)]));
+    if (wanted.includes(tailBlock)) leaves.set(tailBlock, current.tail);
+    for (const r of low) {
+      const first = r.index * 2 ** r.level;
+      const block = leaves.get(Math.floor(first / BLOCK_SIZE));
+      if (!block) continue;
+      const slice = block.slice(first % BLOCK_SIZE, (first % BLOCK_SIZE) + 2 ** r.level);
+      if (slice.length === 2 ** r.level) found.set(`${r.level}/${r.index}`, r.level === 0 ? slice[0]! : rootFromLeaves(slice));
     }
     return found;
+  }
+
+  /**
+   * In one query: the sequence of an event, the built tree's state, and the checkpoint of
+   * `treeSize` (the latest when omitted).
+   */
+  async proofContext(eventId: string, treeSize?: number): Promise<{ seq: number | null; state: TreeState; checkpoint: CheckpointRow | null }> {
+    const [row]: (Partial<CheckpointRow> & { event_seq_of: string | null; built: string; tail: Buffer })[] = await this.dataSource.query(
+      `SELECT (SELECT e.seq::text FROM event_ingest.events e WHERE e.id = $1 LIMIT 1) AS event_seq_of,
+              t.tree_size::text AS built, t.tail, c.*
+       FROM event_ingest.integrity_tree t
+       LEFT JOIN LATERAL (
+         SELECT ${CHECKPOINT_COLUMNS} FROM event_ingest.integrity_checkpoints c
+         WHERE ($2::bigint IS NULL OR c.tree_size = $2::bigint) ORDER BY c.tree_size DESC LIMIT 1
+       ) c ON true`,
+      [eventId, treeSize ?? null],
+    );
+    const checkpoint = row!.tree_size
+      ? { tree_size: row!.tree_size, root_hash: row!.root_hash!, timestamp: row!.timestamp!, key_id: row!.key_id!, signature: row!.signature!, event_id: row!.event_id!, event_seq: row!.event_seq! }
+      : null;
+    return {
+      seq: row!.event_seq_of === null ? null : Number(row!.event_seq_of),
+      state: { treeSize: Number(row!.built), tail: splitHashes(row!.tail) },
+      checkpoint,
+    };
   }
 
   async latestCheckpoint(manager: EntityManager = this.dataSource.manager): Promise<CheckpointRow | null> {
