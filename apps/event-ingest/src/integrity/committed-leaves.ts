@@ -14,10 +14,12 @@ const CAPACITY = 100_000;
 @Injectable()
 export class CommittedLeaves {
   private readonly bySeq = new Map<number, Buffer>();
+  /** Everything up to here was forgotten (the tree took it). */
+  private floor = 0;
 
   /** Called after the transaction that stored these events has committed. */
   add(events: { seq: string; leaf_hash?: Buffer | null }[]): void {
-    for (const event of events) if (event.leaf_hash) this.bySeq.set(Number(event.seq), event.leaf_hash);
+    for (const event of events) if (event.leaf_hash && Number(event.seq) > this.floor) this.bySeq.set(Number(event.seq), event.leaf_hash);
     for (const seq of this.bySeq.keys()) {
       if (this.bySeq.size <= CAPACITY) break;
       this.bySeq.delete(seq);
@@ -37,9 +39,12 @@ export class CommittedLeaves {
 
   /** Drops everything up to and including `upTo` (in the tree). */
   forget(upTo: number): void {
-    for (const seq of this.bySeq.keys()) {
-      if (seq > upTo) continue;
-      this.bySeq.delete(seq);
+    if (upTo <= this.floor) return;
+    if (upTo - this.floor > this.bySeq.size) {
+      for (const seq of [...this.bySeq.keys()]) if (seq <= upTo) this.bySeq.delete(seq);
+    } else {
+      for (let seq = this.floor + 1; seq <= upTo; seq++) this.bySeq.delete(seq);
     }
+    this.floor = upTo;
   }
 }
