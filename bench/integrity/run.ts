@@ -121,6 +121,9 @@ async function ingestPhase(log: boolean, clock: Clock): Promise<IngestResult> {
     }
     let treeLagMs: number | null = null;
     let maxCheckpointGap: number | null = null;
+    // CPU up to the last commit, or with the log on up to the moment the tree held every event
+    // (the builder's work counts; the idle wait for the next checkpoint does not).
+    let used = process.cpuUsage(cpuAtFirst);
     if (log && done) {
       const head = async () => Number((await db.query<{ n: string }>(`SELECT last_seq::text AS n FROM event_ingest.event_sequence`))[0]!.n);
       while (Date.now() < deadline) {
@@ -129,6 +132,7 @@ async function ingestPhase(log: boolean, clock: Clock): Promise<IngestResult> {
         await sleep(20);
       }
       treeLagMs = performance.now() - done;
+      used = process.cpuUsage(cpuAtFirst);
       while (Date.now() < deadline) {
         const [cp] = await db.query<{ n: string | null }>(`SELECT max(tree_size)::text AS n FROM event_ingest.integrity_checkpoints`);
         if (Number(cp!.n ?? 0) >= (await head()) - 1) break;
@@ -137,8 +141,6 @@ async function ingestPhase(log: boolean, clock: Clock): Promise<IngestResult> {
       const sizes = await db.query<{ n: string }>(`SELECT c.tree_size::text AS n FROM event_ingest.integrity_checkpoints c ORDER BY c.tree_size`);
       maxCheckpointGap = sizes.reduce((gap, s, i) => Math.max(gap, Number(s.n) - (i ? Number(sizes[i - 1]!.n) : 0)), 0);
     }
-    // Up to the moment the tree held every event (with the log on): the builder's work counts.
-    const used = process.cpuUsage(cpuAtFirst);
     cpuPerRecord = (used.user + used.system) / EVENTS;
     await service.stop();
     if (!done) throw new Error(`ingest did not finish within 10 minutes (log ${log ? 'on' : 'off'})`);
