@@ -102,7 +102,8 @@ export default [
     // The composition root's tests: service definitions (as the launcher) and the test helpers.
     files: ['apps/standalone/**/*.spec.ts', 'apps/standalone/**/*.int-spec.ts', 'apps/standalone/**/*.kafka-spec.ts', 'apps/standalone/**/*.sasl-spec.ts', 'apps/standalone/src/testing/**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: true, allow: ['@vigil/service/*'], depConstraints: testConstraints }],
+      // ... and the offline verifier, which the integrity tests run against the live API.
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: true, allow: ['@vigil/service/*', '@vigil/service/event-ingest/testing', '@vigil/verify'], depConstraints: testConstraints }],
     },
   },
 ];

@@ -16,6 +16,13 @@ import { PartitionsRepository } from './events/partitions.repository';
 import { AuditIngestConsumer } from './ingest/audit-ingest.consumer';
 import { IngestController } from './ingest/ingest.controller';
 import { IngestService } from './ingest/ingest.service';
+import { CommittedLeaves } from './integrity/committed-leaves';
+import { IntegrityController } from './integrity/integrity.controller';
+import { IntegrityService } from './integrity/integrity.service';
+import { SigningKeys } from './integrity/signing-keys.service';
+import { TreeBuilder } from './integrity/tree-builder.service';
+import { TreeRepository } from './integrity/tree.repository';
+import { VerificationJobs } from './integrity/verification.service';
 import { ReportsModule } from './reports/reports.module';
 
 @Module({})
@@ -31,8 +38,9 @@ export class EventIngestModule {
         DatabasesModule,
         ReportsModule,
       ],
-      controllers: [IngestController, EventsController],
-      providers: [EventsRepository, CommittedEvents, EventsService, EventsRelay, PartitionsRepository, EventPartitions, IngestService, AuditIngestConsumer],
+      controllers: [IngestController, EventsController, IntegrityController],
+      providers: [EventsRepository, CommittedEvents, EventsService, EventsRelay, PartitionsRepository, EventPartitions, IngestService, AuditIngestConsumer,
+        TreeRepository, CommittedLeaves, SigningKeys, TreeBuilder, IntegrityService, VerificationJobs],
     };
   }
 }

@@ -3,6 +3,7 @@ import { MessagingModule } from '@vigil/messaging';
 import { PlatformModule, type ServiceContext } from '@vigil/platform';
 import { accessControllers, accessProviders } from './auth/access.providers';
 import { DatabasesController } from './databases/databases.controller';
+import { IntegrityController } from './integrity/integrity.controller';
 import { EventsController } from './events/events.controller';
 import { PoliciesController } from './policies/policies.controller';
 import { EventStreamHub } from './events/stream/event-stream.hub';
@@ -20,7 +21,7 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [PlatformModule.forService(context), MessagingModule.forService()],
-      controllers: [...accessControllers, EventsController, WebhooksController, PoliciesController, AlertsController, AlertDestinationsController, DatabasesController, ReportsController, ReportSchedulesController],
+      controllers: [...accessControllers, EventsController, WebhooksController, PoliciesController, AlertsController, AlertDestinationsController, DatabasesController, ReportsController, ReportSchedulesController, IntegrityController],
       providers: [RpcClients, ...accessProviders, EventStreamHub, EventStreamService],
     };
   }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { freePort, waitFor } from '@vigil/testing';
 import { type RunningService, startService } from '@vigil/platform';
 import { eventIngestService, ReportsWorker } from '@vigil/service/event-ingest';
@@ -20,6 +22,8 @@ describe('report schedules with two instances', () => {
     second = await startService(eventIngestService, {
       DATABASE_URL: system.db.url,
       DATABASE_ALLOW_PRIVILEGED_ROLE: 'true',
+      // The installation's key: it opens the checkpoint signing key the first instance made.
+      VIGIL_ENCRYPTION_KEYS: readFileSync(join(system.dataDir, 'encryption.key'), 'utf8').trim(),
       KAFKA_BROKERS: system.kafka!.brokers.join(','),
       KAFKA_TOPIC_PREFIX: system.kafka!.prefix,
       LOG_LEVEL: 'warn',

@@ -18,3 +18,4 @@ export * from './databases/databases';
 export * from './reports/reports';
 export * from './version';
 export * from './events/stored-text';
+export * from './integrity/integrity-api';

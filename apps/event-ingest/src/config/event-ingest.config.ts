@@ -1,12 +1,14 @@
 import { env } from '@vigil/platform';
 import { databasesConfigSpec } from '../databases/databases.config';
 import { enforcementConfigSpec } from '../enforcement/enforcement.config';
+import { integrityConfigSpec } from '../integrity/integrity.config';
 import { reportsConfigSpec } from '../reports/reports.config';
 
 export const eventIngestConfigSpec = {
   ...enforcementConfigSpec,
   ...databasesConfigSpec,
   ...reportsConfigSpec,
+  ...integrityConfigSpec,
   /** Largest batch of audit.ingest records stored in one transaction. */
   INGEST_BATCH_SIZE: env.int({ min: 1, max: 5000, default: 1000 }),
   /** Largest batch of stored events published on audit.events.v1 at once. */

@@ -68,10 +68,12 @@ export class EventPartitions implements OnModuleInit, OnApplicationShutdown {
     // Hourly counts go in the transactions that remove their events (each day's drop, then the
     // default partition's purge): aggregates read whole hours from the counts, so counts left for
     // events already gone would overstate them, and a failure half way must not leave any.
+    // The database drops nothing the event log has not taken (a partition waits for a later round)
+    // and records the leaf ranges dropped with the setting (docs/integrity.md#retention).
     const dropped: string[] = [];
     for (const partition of expiredPartitions(await this.partitions.list(), now, retention)) {
-      await this.partitions.drop(partition, retention);
-      dropped.push(partition.name);
+      if (await this.partitions.drop(partition, retention)) dropped.push(partition.name);
+      else this.logger.warn({ partition: partition.name }, 'partition kept until the event log has taken its events');
     }
     const purged = retention > 0 ? await this.partitions.purgeDefault(retention) : 0;
     if (created.length || dropped.length || purged) this.logger.info({ created, dropped, purged }, 'event partitions maintained');

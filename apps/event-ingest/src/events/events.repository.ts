@@ -22,6 +22,8 @@ export interface StoredEvent extends AuditEvent {
   seq: string;
   operation: string | null;
   correlation_id: string | null;
+  /** RFC 9162 leaf hash (docs/integrity.md#storage); computed before the sequence is taken. */
+  leaf_hash?: Buffer | null;
 }
 
 /**
@@ -30,7 +32,7 @@ export interface StoredEvent extends AuditEvent {
  */
 export type RelayableEvent = SequencedEvent & { correlationId: string | null; trace?: Record<string, string> | null };
 
-interface EventRow {
+export interface EventRow {
   seq: string;
   id: string;
   type: AuditEvent['type'];
@@ -49,11 +51,11 @@ interface EventRow {
   ingested_by: IngestedBy | null;
 }
 
-const FULL = `seq::text AS seq, id, type, severity, database_id, "timestamp", processed_at, producer_id, policy_id, rule_id,
+export const FULL = `seq::text AS seq, id, type, severity, database_id, "timestamp", processed_at, producer_id, policy_id, rule_id,
   risk_score, details, correlation_id, escaped, ingested_by`;
 const LIST = `id, type, severity, database_id, "timestamp", details, escaped`;
 
-function toEvent(row: EventRow): AuditEvent {
+export function toEvent(row: EventRow): AuditEvent {
   return {
     id: row.id,
     type: row.type,
@@ -201,12 +203,12 @@ export class EventsRepository {
         `${e.seq}\t${copyText(e.id)}\t${copyText(e.type)}\t${copyText(e.severity)}\t${copyText(e.database_id)}\t${e.timestamp}\t${e.processed_at}\t` +
         `${copyValue(e.details.user)}\t${copyValue(e.details.source_ip)}\t${copyValue(e.details.session_id)}\t${copyValue(e.producer_id)}\t` +
         `${copyValue(e.context.policy_id)}\t${copyValue(e.context.rule_id)}\t${e.context.risk_score}\t${copyText(JSON.stringify(e.details))}\t` +
-        `${copyValue(e.operation)}\t${copyValue(e.correlation_id)}\t${traceValue}\t${e.escaped ? 't' : 'f'}\t${copyValue(e.ingested_by)}\n`;
+        `${copyValue(e.operation)}\t${copyValue(e.correlation_id)}\t${traceValue}\t${e.escaped ? 't' : 'f'}\t${copyValue(e.ingested_by)}\t${e.leaf_hash ? `\\\\x${e.leaf_hash.toString('hex')}` : '\\N'}\n`;
     }
     const client = (manager.queryRunner as unknown as { databaseConnection: PoolClient }).databaseConnection;
     const stream = client.query(
       copyFrom(`COPY event_ingest.events (seq, id, type, severity, database_id, "timestamp", processed_at, user_name, source_ip,
-         session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id, trace_context, escaped, ingested_by) FROM STDIN`),
+         session_id, producer_id, policy_id, rule_id, risk_score, details, operation, correlation_id, trace_context, escaped, ingested_by, leaf_hash) FROM STDIN`),
     );
     await pipeline(Readable.from([text]), stream);
   }

@@ -53,8 +53,9 @@ export class PartitionsRepository {
    * that day's hourly counts (docs/events.md#aggregate): counts never outlive their events. The
    * database refuses a day younger than `retentionDays`, or a retention below its floor.
    */
-  async drop(partition: PartitionInfo, retentionDays: number): Promise<void> {
-    await this.dataSource.query(`SELECT event_ingest.drop_expired_event_partition($1, $2)`, [partition.name, retentionDays]);
+  async drop(partition: PartitionInfo, retentionDays: number): Promise<boolean> {
+    const [row]: { dropped: boolean }[] = await this.dataSource.query(`SELECT event_ingest.drop_expired_event_partition($1, $2) AS dropped`, [partition.name, retentionDays]);
+    return row!.dropped;
   }
 
   /**

@@ -1,7 +1,10 @@
 import { Topics } from '@vigil/contracts';
 import { KafkaBus } from '@vigil/messaging';
-import { createLogger } from '@vigil/platform';
+import { createLogger, SecretBox } from '@vigil/platform';
 import { type ChildService, createTestDatabase, freePort, spawnTs, type TestDatabase, testKafka, waitFor } from '@vigil/testing';
+
+/** One key for every start of the service in this file: it seals the checkpoint signing key. */
+const ENCRYPTION_KEY = SecretBox.generateKey();
 
 /**
  * event-ingest as its own process, killed with SIGKILL while it consumes audit.ingest: after a
@@ -27,6 +30,7 @@ describe('event-ingest killed mid-flight', () => {
 
   async function start(): Promise<ChildService> {
     const child = spawnTs('apps/event-ingest/src/main.ts', {
+      VIGIL_ENCRYPTION_KEYS: ENCRYPTION_KEY,
       DATABASE_URL: db.url,
       KAFKA_BROKERS: kafka.brokers.join(','),
       KAFKA_TOPIC_PREFIX: kafka.prefix,

@@ -1,7 +1,10 @@
 import { deadLetterTopic, Topics } from '@vigil/contracts';
 import { KafkaBus } from '@vigil/messaging';
-import { createLogger } from '@vigil/platform';
+import { createLogger, SecretBox } from '@vigil/platform';
 import { type ChildService, createTestDatabase, freePort, spawnTs, startTcpProxy, type TcpProxy, type TestDatabase, testKafka, waitFor } from '@vigil/testing';
+
+/** One key for every start of the service in this file: it seals the checkpoint signing key. */
+const ENCRYPTION_KEY = SecretBox.generateKey();
 
 /**
  * event-ingest as its own process, consuming audit.ingest while its PostgreSQL becomes unreachable
@@ -39,6 +42,7 @@ describe('event-ingest with its database unreachable (real broker)', () => {
     url.hostname = '127.0.0.1';
     url.port = String(proxy.port);
     service = spawnTs('apps/event-ingest/src/main.ts', {
+      VIGIL_ENCRYPTION_KEYS: ENCRYPTION_KEY,
       DATABASE_URL: url.toString(),
       KAFKA_BROKERS: kafka.brokers.join(','),
       KAFKA_TOPIC_PREFIX: kafka.prefix,

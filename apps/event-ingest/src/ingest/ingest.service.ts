@@ -18,7 +18,7 @@ import {
 import { newId, riskScore } from '@vigil/domain';
 import { SpanKind } from '@opentelemetry/api';
 import { Topics } from '@vigil/contracts';
-import { currentCorrelationId, currentTraceCarrier, DomainException, inSpan } from '@vigil/platform';
+import { CONFIG, currentCorrelationId, currentTraceCarrier, DomainException, inSpan } from '@vigil/platform';
 import { afterCommit } from '@vigil/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { operationOf } from '../events/event-query';
@@ -27,6 +27,9 @@ import { EVENTS_RELAY_CHANNEL } from '../events/events.relay';
 import { EventsRepository, type StoredEvent } from '../events/events.repository';
 import { EnforcementService } from '../enforcement/enforcement.service';
 import { DatabaseMonitor } from '../databases/database-monitor.service';
+import type { EventIngestConfig } from '../event-ingest.service-definition';
+import { CommittedLeaves } from '../integrity/committed-leaves';
+import { storedEventLeafHash } from '../integrity/leaf';
 
 export enum IngestErrorCode {
   InvalidRecords = 'invalid_audit_records',
@@ -46,6 +49,8 @@ export class IngestService {
     @Inject(EnforcementService) private readonly enforcement: EnforcementService,
     @Inject(DatabaseMonitor) private readonly databases: DatabaseMonitor,
     @Inject(CommittedEvents) private readonly committed: CommittedEvents,
+    @Inject(CommittedLeaves) private readonly leaves: CommittedLeaves,
+    @Inject(CONFIG) private readonly config: Pick<EventIngestConfig, 'INTEGRITY_LOG'>,
   ) {}
 
   /** All or nothing: one invalid record refuses the whole request. */
@@ -144,6 +149,9 @@ export class IngestService {
 
   private async append(manager: EntityManager, fresh: StoredEvent[]): Promise<void> {
     if (fresh.length) {
+      // Leaf hashes of the verifiable log, before the sequence lock: hashing adds nothing to the
+      // part of the transaction that runs one at a time (docs/integrity.md#storage).
+      if (this.config.INTEGRITY_LOG) for (const event of fresh) event.leaf_hash = storedEventLeafHash(event);
       // Last step before commit: the sequence row stays locked until then (docs/events.md#ordering).
       // The events table is the outbox of audit.events.v1: EventsRelay publishes by sequence.
       // The stored events keep the trace context of this write: their publish continues this trace.
@@ -157,7 +165,10 @@ export class IngestService {
           await this.events.insertMany(manager, fresh, trace);
           await this.events.addCounts(manager, fresh);
           await manager.query('SELECT pg_notify($1, $2)', [EVENTS_RELAY_CHANNEL, '']);
-          afterCommit(manager, () => this.committed.add(fresh, trace));
+          afterCommit(manager, () => {
+            this.committed.add(fresh, trace);
+            if (this.config.INTEGRITY_LOG) this.leaves.add(fresh);
+          });
         },
       );
     }

@@ -4,13 +4,16 @@ import { AuditDetailsSchema, DATABASE_ID_PATTERN } from './audit-record';
 import { IngestedBySchema, VIGIL_DATABASE_ID } from './admin-audit';
 import { AuditEventTypes, EventSeverities } from './catalog';
 
+/** Stored events name a monitored database, or `vigil` for events about Vigil itself (vigil.*, audit.checkpoint). */
+export const STORED_DATABASE_ID_PATTERN = `^(${DATABASE_ID_PATTERN.slice(1, -1)}|${VIGIL_DATABASE_ID})$`;
+
 /** A stored audit event, as event-ingest publishes it on `audit.events.v1` and the API returns it. */
 export const AuditEventSchema = Type.Object({
   id: Type.String({ pattern: '^evt_' }),
   type: Type.Union(AuditEventTypes.map((t) => Type.Literal(t))),
   severity: Type.Union(EventSeverities.map((s) => Type.Literal(s))),
   /** A monitored database, or `vigil` for events about Vigil itself (vigil.*, audit.checkpoint). */
-  database_id: Type.String({ pattern: `${DATABASE_ID_PATTERN.slice(0, -1)}|^${VIGIL_DATABASE_ID}$` }),
+  database_id: Type.String({ pattern: STORED_DATABASE_ID_PATTERN }),
   timestamp: Type.String({ format: 'date-time' }),
   processed_at: Type.String({ format: 'date-time' }),
   details: AuditDetailsSchema,

@@ -20,6 +20,8 @@ export const AuditEventCatalog = {
   'user.login_success': 'info',
   // Vigil's own record of administrative actions (admin-audit.ts); reserved to Vigil.
   ...AdminAuditCatalog,
+  /** A signed checkpoint of the event log (docs/integrity.md#checkpoints-and-keys); only Vigil produces it. */
+  'audit.checkpoint': 'info',
 } as const satisfies Record<string, EventSeverity>;
 
 export type AuditEventType = keyof typeof AuditEventCatalog;

@@ -44,6 +44,18 @@ export const RpcPatterns = {
     replay: 'event-ingest.events.replay',
     position: 'event-ingest.events.position',
   },
+  integrity: {
+    keys: 'event-ingest.integrity.keys',
+    rotateKey: 'event-ingest.integrity.keys.rotate',
+    latestCheckpoint: 'event-ingest.integrity.checkpoints.latest',
+    checkpoints: 'event-ingest.integrity.checkpoints.list',
+    checkpoint: 'event-ingest.integrity.checkpoints.get',
+    inclusionProof: 'event-ingest.integrity.proofs.inclusion',
+    consistencyProof: 'event-ingest.integrity.proofs.consistency',
+    leaves: 'event-ingest.integrity.leaves',
+    startVerification: 'event-ingest.integrity.verifications.start',
+    verification: 'event-ingest.integrity.verifications.get',
+  },
   webhooks: {
     create: 'delivery.webhooks.create',
     list: 'delivery.webhooks.list',
