@@ -322,6 +322,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api-keys/{key_id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an API key
+         * @description Creates a new key with the same name, scopes, expiry and creator; its value is in this response only. The old key is revoked at once (overlap_seconds 0, the default) or keeps working until the overlap ends, when every replica refuses it and closes its event streams.
+         */
+        post: operations["ApiKeysController_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/login": {
         parameters: {
             query?: never;
@@ -342,6 +362,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Log out
+         * @description Revokes the session of the access token sent: its refresh token stops working and its access tokens are refused at once on every gateway replica (event streams opened with them close). Needs a user's access token from a login, no scope.
+         */
+        post: operations["AuthController_logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your own password
+         * @description Needs the current password. Every other session of the user ends; the one making the request stays. Needs a user's access token from a login, no scope.
+         */
+        post: operations["AuthController_changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/refresh": {
         parameters: {
             query?: never;
@@ -356,6 +416,26 @@ export interface paths {
          * @description Rotation: the answer carries a new refresh token and the old one stops working. Presenting a used refresh token again revokes the whole session.
          */
         post: operations["AuthController_refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/signing-keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the token signing key now
+         * @description A new key signs access tokens from now on. The old one stays in the JWKS (/.well-known/jwks.json) until every token it signed has expired, so tokens already issued keep working. Keys also rotate on their own every SIGNING_KEY_ROTATION_DAYS.
+         */
+        post: operations["AuthController_rotateSigningKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -467,7 +547,7 @@ export interface paths {
         put?: never;
         /**
          * Ingest audit records (at most 1000 and 1 MiB); all or nothing
-         * @description Records are stored whatever their strings hold: a record holding U+0000 or a lone surrogate is stored escaped (`\` -> `\\`, U+0000 -> `\0`, lone surrogate -> `\uXXXX`) and read back as sent by the events API and the stream.
+         * @description Records are stored whatever their strings hold: a record holding U+0000 or a lone surrogate is stored escaped (`\` -> `\\`, U+0000 -> `\0`, lone surrogate -> `\uXXXX`) and read back as sent by the events API and the stream. Producers may send these types: database.query, database.connection, database.disconnect, security.threat_detected, security.anomaly, security.privilege_escalation, data.sensitive_access, data.export, user.login_failed, user.login_success. The types only Vigil produces (policy.violation, policy.match, vigil.* and audit.checkpoint) are refused: 400 with errors[].field `events[i].type`, and nothing of the request is stored. Each stored event records the credential that sent it as `ingested_by` ({kind: user | api_key | oauth_client, id}).
          */
         post: operations["EventsController_ingest"];
         delete?: never;
@@ -505,7 +585,7 @@ export interface paths {
         };
         /**
          * Stream events live (Server-Sent Events)
-         * @description Each message: `id: <event_id>`, `event: <type>`, `data: <event JSON>`; a comment heartbeat every 15 s. Last-Event-ID replays the stored events after that id, in order, then continues live with no gap and no duplicate. At most 10 open streams per credential. A client leaving more than STREAM_BUFFER_BYTES unread gets a final `event: error` message (code slow_consumer) and is disconnected; it resumes with Last-Event-ID.
+         * @description Each message: `id: <event_id>`, `event: <type>`, `data: <event JSON>`; a comment heartbeat every 15 s. Last-Event-ID replays the stored events after that id, in order, then continues live with no gap and no duplicate. At most 10 open streams per credential. A client leaving more than STREAM_BUFFER_BYTES unread gets a final `event: error` message (code slow_consumer) and is disconnected; it resumes with Last-Event-ID. A stream lives no longer than its credential: when the access token or API key expires, or within a second of the key, session or user being revoked, disabled or deleted, a final `event: stream.closed` message with `{reason, detail}` (e.g. `token_expired`, `api_key_revoked`, `user_disabled`) ends it.
          */
         get: operations["EventsController_stream"];
         put?: never;
@@ -710,6 +790,46 @@ export interface paths {
          * @description `client_secret` is returned once.
          */
         post: operations["OAuthClientsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/clients/{client_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an OAuth client
+         * @description Its refresh tokens are revoked and every access token issued to it is refused at once on every gateway replica.
+         */
+        delete: operations["OAuthClientsController_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/clients/{client_id}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an OAuth client's secret
+         * @description The new secret is returned once. The previous one is still accepted for overlap_seconds, so the client can switch without downtime.
+         */
+        post: operations["OAuthClientsController_rotateSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -944,6 +1064,71 @@ export interface paths {
         /** Create a user */
         post: operations["UsersController_create"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a user */
+        get: operations["UsersController_get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a user
+         * @description Revokes the user's sessions and API keys at once on every gateway replica, then deletes the account. The last enabled administrator cannot be deleted (409).
+         */
+        delete: operations["UsersController_delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's scopes, or disable or enable the account
+         * @description Disabling revokes every session and every API key the user created, at once on every gateway replica (open event streams close with `stream.closed`); a disabled user cannot log in or refresh. Taking a scope away ends the user's sessions. The last enabled administrator can be neither disabled nor lose `admin` (409).
+         */
+        patch: operations["UsersController_update"];
+        trace?: never;
+    };
+    "/v1/users/{user_id}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset a user's password (administrator)
+         * @description Every session of the user ends.
+         */
+        post: operations["UsersController_resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/users/{user_id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke every session of a user
+         * @description Refresh tokens stop working and access tokens of those sessions are refused at once on every gateway replica. API keys are not affected.
+         */
+        delete: operations["UsersController_revokeSessions"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1538,6 +1723,15 @@ export interface components {
             type?: string;
             user?: string;
         };
+        ChangePasswordDto: {
+            /** Format: password */
+            current_password: string;
+            /**
+             * Format: password
+             * @description At least 12 characters, not a commonly used password
+             */
+            new_password: string;
+        };
         CheckpointDto: {
             key_id: string;
             /** @description RFC 9162 root of the first tree_size leaves, lowercase hex */
@@ -1757,8 +1951,15 @@ export interface components {
             created_at: string;
             grant_types: ("authorization_code" | "client_credentials" | "refresh_token")[];
             name: string;
+            /**
+             * Format: date-time
+             * @description Until then the secret before the last rotation is still accepted
+             */
+            previous_secret_expires_at: string | null;
             redirect_uris: string[];
             scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:reports" | "write:events" | "admin")[];
+            /** Format: date-time */
+            secret_rotated_at: string | null;
         };
         CreateOAuthClientDto: {
             grant_types: ("authorization_code" | "client_credentials" | "refresh_token")[];
@@ -1864,7 +2065,7 @@ export interface components {
                     type?: "policy_violation" | "anomaly_detection" | "threshold_breach" | "classification_alert";
                 };
                 conditions: {
-                    /** @description event types of the events catalog (13 types), `prefix.*` or `*` */
+                    /** @description event types of the events catalog (60 types), `prefix.*` or `*` */
                     event_types?: string[];
                     /** @description all must hold */
                     fields?: {
@@ -2117,7 +2318,10 @@ export interface components {
         };
         EventDetailDto: {
             context: components["schemas"]["EventContextDto"];
-            /** @example db_main */
+            /**
+             * @description A monitored database, or `vigil` for events about Vigil itself (vigil.*, audit.checkpoint).
+             * @example db_main
+             */
             database_id: string;
             /** @description details.database_name when the producer sent one, else the database id. */
             database_name: string;
@@ -2125,6 +2329,8 @@ export interface components {
             details: components["schemas"]["EventDetailsDto"];
             /** @example evt_01jd6w8k2m3n4p5q6r7s8t9v0w */
             id: string;
+            /** @description Who submitted the event: the credential of POST /v1/events/ingest (user, api_key, oauth_client), the internal producer of the audit.ingest topic (producer, e.g. kafka:audit.ingest), the pg-proxy (proxy), or Vigil itself for derived and vigil.* events (system, id = the service). Null for events stored before it was recorded. */
+            ingested_by: components["schemas"]["IngestedByDto"] | null;
             /** Format: date-time */
             processed_at: string;
             /** @description The producer idempotency key, if any. */
@@ -2136,7 +2342,7 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             /** @enum {string} */
-            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success" | "audit.checkpoint";
+            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success" | "vigil.policy.created" | "vigil.policy.updated" | "vigil.policy.deleted" | "vigil.policy.enabled" | "vigil.policy.disabled" | "vigil.api_key.created" | "vigil.api_key.revoked" | "vigil.user.created" | "vigil.user.updated" | "vigil.user.disabled" | "vigil.user.deleted" | "vigil.user.password_reset" | "vigil.user.password_changed" | "vigil.oauth_client.created" | "vigil.oauth_client.secret_rotated" | "vigil.oauth_client.deleted" | "vigil.api_key.rotated" | "vigil.signing_key.rotated" | "vigil.token.revoked" | "vigil.session.login_succeeded" | "vigil.session.login_failed" | "vigil.session.refreshed" | "vigil.session.refresh_reused" | "vigil.session.logged_out" | "vigil.session.revoked" | "vigil.oauth.authorized" | "vigil.oauth.token_issued" | "vigil.webhook.created" | "vigil.webhook.updated" | "vigil.webhook.deleted" | "vigil.webhook.tested" | "vigil.webhook.redelivered" | "vigil.alert_destination.created" | "vigil.alert_destination.updated" | "vigil.alert_destination.deleted" | "vigil.alert.tested" | "vigil.alert.acknowledged" | "vigil.alert.resolved" | "vigil.alert.escalated" | "vigil.database.registered" | "vigil.database.updated" | "vigil.database.deleted" | "vigil.report.requested" | "vigil.report.deleted" | "vigil.report_schedule.created" | "vigil.report_schedule.updated" | "vigil.report_schedule.deleted" | "audit.checkpoint";
         };
         EventDetailsDto: {
             client_application?: string;
@@ -2147,7 +2353,10 @@ export interface components {
             user?: string;
         };
         EventListItemDto: {
-            /** @example db_main */
+            /**
+             * @description A monitored database, or `vigil` for events about Vigil itself (vigil.*, audit.checkpoint).
+             * @example db_main
+             */
             database_id: string;
             /** @description Keys present depend on the event; producers may add others. */
             details: components["schemas"]["EventDetailsDto"];
@@ -2158,7 +2367,7 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             /** @enum {string} */
-            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success" | "audit.checkpoint";
+            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success" | "vigil.policy.created" | "vigil.policy.updated" | "vigil.policy.deleted" | "vigil.policy.enabled" | "vigil.policy.disabled" | "vigil.api_key.created" | "vigil.api_key.revoked" | "vigil.user.created" | "vigil.user.updated" | "vigil.user.disabled" | "vigil.user.deleted" | "vigil.user.password_reset" | "vigil.user.password_changed" | "vigil.oauth_client.created" | "vigil.oauth_client.secret_rotated" | "vigil.oauth_client.deleted" | "vigil.api_key.rotated" | "vigil.signing_key.rotated" | "vigil.token.revoked" | "vigil.session.login_succeeded" | "vigil.session.login_failed" | "vigil.session.refreshed" | "vigil.session.refresh_reused" | "vigil.session.logged_out" | "vigil.session.revoked" | "vigil.oauth.authorized" | "vigil.oauth.token_issued" | "vigil.webhook.created" | "vigil.webhook.updated" | "vigil.webhook.deleted" | "vigil.webhook.tested" | "vigil.webhook.redelivered" | "vigil.alert_destination.created" | "vigil.alert_destination.updated" | "vigil.alert_destination.deleted" | "vigil.alert.tested" | "vigil.alert.acknowledged" | "vigil.alert.resolved" | "vigil.alert.escalated" | "vigil.database.registered" | "vigil.database.updated" | "vigil.database.deleted" | "vigil.report.requested" | "vigil.report.deleted" | "vigil.report_schedule.created" | "vigil.report_schedule.updated" | "vigil.report_schedule.deleted" | "audit.checkpoint";
         };
         EventsPaginationDto: {
             has_more: boolean;
@@ -2190,6 +2399,12 @@ export interface components {
              *     ]
              */
             in: string[];
+        };
+        IngestedByDto: {
+            /** @example key_01jd6w8k2m3n4p5q6r7s8t9v0w */
+            id: string;
+            /** @enum {string} */
+            kind: "user" | "api_key" | "oauth_client" | "producer" | "proxy" | "system";
         };
         IngestEventsDto: {
             /** @description Audit records, stored all or nothing: one invalid record refuses the whole request. */
@@ -2229,7 +2444,10 @@ export interface components {
         };
         LeafEventDto: {
             context: components["schemas"]["EventContextDto"];
-            /** @example db_main */
+            /**
+             * @description A monitored database, or `vigil` for events about Vigil itself (vigil.*, audit.checkpoint).
+             * @example db_main
+             */
             database_id: string;
             /** @description Keys present depend on the event; producers may add others. */
             details: components["schemas"]["EventDetailsDto"];
@@ -2243,7 +2461,7 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
             /** @enum {string} */
-            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success" | "audit.checkpoint";
+            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success" | "vigil.policy.created" | "vigil.policy.updated" | "vigil.policy.deleted" | "vigil.policy.enabled" | "vigil.policy.disabled" | "vigil.api_key.created" | "vigil.api_key.revoked" | "vigil.user.created" | "vigil.user.updated" | "vigil.user.disabled" | "vigil.user.deleted" | "vigil.user.password_reset" | "vigil.user.password_changed" | "vigil.oauth_client.created" | "vigil.oauth_client.secret_rotated" | "vigil.oauth_client.deleted" | "vigil.api_key.rotated" | "vigil.signing_key.rotated" | "vigil.token.revoked" | "vigil.session.login_succeeded" | "vigil.session.login_failed" | "vigil.session.refreshed" | "vigil.session.refresh_reused" | "vigil.session.logged_out" | "vigil.session.revoked" | "vigil.oauth.authorized" | "vigil.oauth.token_issued" | "vigil.webhook.created" | "vigil.webhook.updated" | "vigil.webhook.deleted" | "vigil.webhook.tested" | "vigil.webhook.redelivered" | "vigil.alert_destination.created" | "vigil.alert_destination.updated" | "vigil.alert_destination.deleted" | "vigil.alert.tested" | "vigil.alert.acknowledged" | "vigil.alert.resolved" | "vigil.alert.escalated" | "vigil.database.registered" | "vigil.database.updated" | "vigil.database.deleted" | "vigil.report.requested" | "vigil.report.deleted" | "vigil.report_schedule.created" | "vigil.report_schedule.updated" | "vigil.report_schedule.deleted" | "audit.checkpoint";
         };
         LeavesPageDto: {
             data: components["schemas"]["LeafDto"][];
@@ -2253,6 +2471,10 @@ export interface components {
         ListEventsResponseDto: {
             events: components["schemas"]["EventListItemDto"][];
             pagination: components["schemas"]["EventsPaginationDto"];
+        };
+        LoggedOutDto: {
+            /** @example 1 */
+            revoked_sessions: number;
         };
         LoginDto: {
             /** @example admin@example.com */
@@ -2268,6 +2490,23 @@ export interface components {
              * @example time_window
              */
             type: string;
+        };
+        OAuthClientDto: {
+            /** @example cli_01j9... */
+            client_id: string;
+            /** Format: date-time */
+            created_at: string;
+            grant_types: ("authorization_code" | "client_credentials" | "refresh_token")[];
+            name: string;
+            /**
+             * Format: date-time
+             * @description Until then the secret before the last rotation is still accepted
+             */
+            previous_secret_expires_at: string | null;
+            redirect_uris: string[];
+            scopes: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:reports" | "write:events" | "admin")[];
+            /** Format: date-time */
+            secret_rotated_at: string | null;
         };
         /** @description OAuth 2.0 error response (RFC 6749 section 5.2) */
         OAuthError: {
@@ -2375,7 +2614,7 @@ export interface components {
                     type?: "policy_violation" | "anomaly_detection" | "threshold_breach" | "classification_alert";
                 };
                 conditions: {
-                    /** @description event types of the events catalog (13 types), `prefix.*` or `*` */
+                    /** @description event types of the events catalog (60 types), `prefix.*` or `*` */
                     event_types?: string[];
                     /** @description all must hold */
                     fields?: {
@@ -2565,6 +2804,47 @@ export interface components {
         ReportTypeListDto: {
             data: components["schemas"]["ReportTypeDto"][];
         };
+        ResetPasswordDto: {
+            /**
+             * Format: password
+             * @description At least 12 characters, not a commonly used password
+             */
+            password: string;
+        };
+        RevokedSessionsDto: {
+            /**
+             * @description Sessions (refresh-token families) revoked
+             * @example 2
+             */
+            revoked_sessions: number;
+        };
+        RotateApiKeyDto: {
+            /**
+             * @description Seconds the old key keeps working (its expiry is brought forward to then); 0 revokes it at once.
+             * @default 0
+             */
+            overlap_seconds: number;
+        };
+        RotateClientSecretDto: {
+            /** @description Seconds the current secret is still accepted after the rotation; default OAUTH_SECRET_OVERLAP_SECONDS (one day). 0 ends it at once. */
+            overlap_seconds?: number;
+        };
+        RotatedApiKeyDto: {
+            /** @description The new key, with its value: shown in this response only. */
+            key: components["schemas"]["CreatedApiKeyDto"];
+            /** @description The old key: revoked, or expiring at the end of the overlap. */
+            previous: components["schemas"]["ApiKeyDto"];
+        };
+        RotatedClientSecretDto: {
+            client_id: string;
+            /** @description The new secret. Shown in this response only. */
+            client_secret: string;
+            /**
+             * Format: date-time
+             * @description When the previous secret stops being accepted; null: already
+             */
+            previous_secret_expires_at: string | null;
+        };
         SearchEventsDto: {
             /** @description `pagination.next_cursor` of the previous answer. */
             cursor?: string;
@@ -2581,6 +2861,24 @@ export interface components {
             events: components["schemas"]["EventListItemDto"][];
             pagination: components["schemas"]["SearchPaginationDto"];
             time_range: components["schemas"]["TimeRangeResponseDto"];
+        };
+        SigningKeyDto: {
+            /** Format: date-time */
+            created_at: string;
+            kid: string;
+            /**
+             * Format: date-time
+             * @description When a retired key leaves the JWKS (after every token it signed expired)
+             */
+            published_until: string | null;
+            /** Format: date-time */
+            retired_at: string | null;
+        };
+        SigningKeyRotationDto: {
+            /** @description Keys in the JWKS, newest first */
+            keys: components["schemas"]["SigningKeyDto"][];
+            /** @description The key that signs from now on */
+            kid: string;
         };
         StartVerificationDto: {
             /**
@@ -2638,7 +2936,7 @@ export interface components {
              * @default database.query
              * @enum {string}
              */
-            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success" | "audit.checkpoint";
+            type: "database.query" | "database.connection" | "database.disconnect" | "security.threat_detected" | "security.anomaly" | "security.privilege_escalation" | "policy.violation" | "policy.match" | "data.sensitive_access" | "data.export" | "user.login_failed" | "user.login_success" | "vigil.policy.created" | "vigil.policy.updated" | "vigil.policy.deleted" | "vigil.policy.enabled" | "vigil.policy.disabled" | "vigil.api_key.created" | "vigil.api_key.revoked" | "vigil.user.created" | "vigil.user.updated" | "vigil.user.disabled" | "vigil.user.deleted" | "vigil.user.password_reset" | "vigil.user.password_changed" | "vigil.oauth_client.created" | "vigil.oauth_client.secret_rotated" | "vigil.oauth_client.deleted" | "vigil.api_key.rotated" | "vigil.signing_key.rotated" | "vigil.token.revoked" | "vigil.session.login_succeeded" | "vigil.session.login_failed" | "vigil.session.refreshed" | "vigil.session.refresh_reused" | "vigil.session.logged_out" | "vigil.session.revoked" | "vigil.oauth.authorized" | "vigil.oauth.token_issued" | "vigil.webhook.created" | "vigil.webhook.updated" | "vigil.webhook.deleted" | "vigil.webhook.tested" | "vigil.webhook.redelivered" | "vigil.alert_destination.created" | "vigil.alert_destination.updated" | "vigil.alert_destination.deleted" | "vigil.alert.tested" | "vigil.alert.acknowledged" | "vigil.alert.resolved" | "vigil.alert.escalated" | "vigil.database.registered" | "vigil.database.updated" | "vigil.database.deleted" | "vigil.report.requested" | "vigil.report.deleted" | "vigil.report_schedule.created" | "vigil.report_schedule.updated" | "vigil.report_schedule.deleted" | "audit.checkpoint";
             /** @example alice */
             user?: string;
         };
@@ -2889,7 +3187,7 @@ export interface components {
                     type?: "policy_violation" | "anomaly_detection" | "threshold_breach" | "classification_alert";
                 };
                 conditions: {
-                    /** @description event types of the events catalog (13 types), `prefix.*` or `*` */
+                    /** @description event types of the events catalog (60 types), `prefix.*` or `*` */
                     event_types?: string[];
                     /** @description all must hold */
                     fields?: {
@@ -2938,6 +3236,12 @@ export interface components {
             /** @enum {string} */
             type?: "pci_dss" | "sox" | "hipaa" | "gdpr";
         };
+        UpdateUserDto: {
+            /** @description true disables the account (its sessions and API keys are revoked at once); false enables it again. */
+            disabled?: boolean;
+            /** @description Replaces the scopes; taking one away ends the user's sessions. */
+            scopes?: ("read:databases" | "write:databases" | "read:policies" | "write:policies" | "read:alerts" | "write:alerts" | "read:logs" | "read:reports" | "write:reports" | "write:events" | "admin")[];
+        };
         UpdateWebhookDto: {
             /** @description false pauses deliveries; true resumes them and clears a failing flag. */
             active?: boolean;
@@ -2950,6 +3254,11 @@ export interface components {
         UserDto: {
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description Set while the account is disabled
+             */
+            disabled_at: string | null;
             email: string;
             /** @example usr_01j9... */
             id: string;
@@ -5329,6 +5638,124 @@ export interface operations {
             };
         };
     };
+    ApiKeysController_rotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateApiKeyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedApiKeyDto"];
+                };
+            };
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The scope admin is needed */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description No such key */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The key is revoked or expired (code api_key_revoked) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
     AuthController_login: {
         parameters: {
             query?: never;
@@ -5414,6 +5841,208 @@ export interface operations {
             };
         };
     };
+    AuthController_logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoggedOutDto"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Not a user's access token from a login (an API key or an OAuth client) */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The session is already gone */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Too many requests; back off exponentially and retry */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    AuthController_changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangePasswordDto"];
+            };
+        };
+        responses: {
+            /** @description How many other sessions were revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LoggedOutDto"];
+                };
+            };
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid access token */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The current password is wrong (code wrong_current_password), or not a user's access token */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The new password is too weak (code weak_password) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Too many requests; back off exponentially and retry */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
     AuthController_refresh: {
         parameters: {
             query?: never;
@@ -5447,6 +6076,91 @@ export interface operations {
             /** @description Invalid, expired, revoked or reused refresh token */
             401: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Too many requests; back off exponentially and retry */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    AuthController_rotateSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningKeyRotationDto"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The scope admin is needed */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6379,7 +7093,7 @@ export interface operations {
                     "application/json": components["schemas"]["IngestResponseDto"];
                 };
             };
-            /** @description A record is invalid; errors[].field names it (events[3].type). Nothing was stored. */
+            /** @description A record is invalid or of a type reserved to Vigil; errors[].field names it (events[3].type). Nothing was stored. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7848,6 +8562,221 @@ export interface operations {
             };
             /** @description A redirect URI cannot be registered */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    OAuthClientsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted client */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientDto"];
+                };
+            };
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The scope admin is needed */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description No such client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    OAuthClientsController_rotateSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                client_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateClientSecretDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedClientSecretDto"];
+                };
+            };
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The scope admin is needed */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description No such client */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10227,6 +11156,567 @@ export interface operations {
             };
             /** @description The e-mail address is taken */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    UsersController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserDto"];
+                };
+            };
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The scope admin is needed */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    UsersController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserDto"];
+                };
+            };
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The scope admin is needed */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description This is the last enabled administrator (code last_administrator) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    UsersController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateUserDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserDto"];
+                };
+            };
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The scope admin is needed */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description This is the last enabled administrator (code last_administrator) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    UsersController_resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResetPasswordDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedSessionsDto"];
+                };
+            };
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The scope admin is needed */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description No such user */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The password is too weak (code weak_password) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    UsersController_revokeSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedSessionsDto"];
+                };
+            };
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The scope admin is needed */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description No such user */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
