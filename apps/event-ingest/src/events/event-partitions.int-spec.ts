@@ -49,6 +49,14 @@ describe('event partitions', () => {
     });
   }
 
+  /**
+   * The event log's tree takes every stored event (as its builder would, with placeholder hashes):
+   * retention drops only what the tree has taken.
+   */
+  const treeTakesAll = () =>
+    db.query(`UPDATE event_ingest.integrity_tree SET tree_size = s.n, tail = decode(repeat('00', ((s.n % 256) * 32)::int), 'hex')
+              FROM (SELECT coalesce(max(seq), 0) AS n FROM event_ingest.events) s`);
+
   const where = async () =>
     db.query<{ part: string; n: number }>(`SELECT tableoid::regclass::text AS part, count(*)::int AS n FROM event_ingest.events GROUP BY 1 ORDER BY 1`);
   const name = (d: Date) => `event_ingest.events_p${d.toISOString().slice(0, 10).replace(/-/g, '')}`;
@@ -76,8 +84,13 @@ describe('event partitions', () => {
     // Running again changes nothing.
     expect((await partitions(400).maintain(now)).created).toEqual([]);
 
+    // Not before the event log has taken the day's events: it keeps their leaves (docs/integrity.md#retention).
+    expect((await partitions(5).maintain(now)).dropped).toEqual([]);
+    await treeTakesAll();
     const second = await partitions(5).maintain(now);
     expect(second.dropped).toEqual([name(lateDay).split('.')[1]]);
+    const gaps = await db.query(`SELECT partition_name, events::int, setting FROM event_ingest.integrity_retained_gaps WHERE partition_name = $1`, [name(lateDay).split('.')[1]]);
+    expect(gaps).toEqual([{ partition_name: name(lateDay).split('.')[1], events: 2, setting: 'EVENTS_RETENTION_DAYS=5' }]);
     expect((await where()).some((r) => r.part === name(lateDay))).toBe(false);
     const log = await db.query<{ action: string }>(`SELECT action FROM event_ingest.partition_log WHERE partition_name = $1 ORDER BY at`, [name(lateDay).split('.')[1]]);
     expect(log.map((l) => l.action)).toEqual(['created', 'dropped']);
@@ -96,6 +109,7 @@ describe('event partitions', () => {
     await store([ago(40)], { databaseId: 'db_c', counted: true }); // no partition: the default one
     expect((await hourly('counts')).length).toBe(4);
 
+    await treeTakesAll();
     // The expired days are dropped, then purging the default partition fails.
     const failing = partitions(5);
     const repository = (failing as unknown as { partitions: PartitionsRepository }).partitions;
