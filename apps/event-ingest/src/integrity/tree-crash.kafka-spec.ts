@@ -96,7 +96,7 @@ describe('the event log across a SIGKILL between a commit and a checkpoint', () 
     expect(await service.stop()).toBe(0);
 
     const rows = await db.query<EventRow>(
-      `SELECT seq::text AS seq, id, type, severity, database_id, "timestamp", processed_at, producer_id, policy_id, rule_id, risk_score, details, correlation_id, escaped
+      `SELECT seq::text AS seq, id, type, severity, database_id, "timestamp", processed_at, producer_id, policy_id, rule_id, risk_score, details, correlation_id, escaped, ingested_by
        FROM event_ingest.events e ORDER BY e.seq`,
     );
     // Dense sequences: leaf i is the event of sequence i + 1.
