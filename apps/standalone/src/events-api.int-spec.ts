@@ -30,7 +30,8 @@ describe('events API', () => {
   });
 
   beforeAll(async () => {
-    system = await startTestSystem({ bus: 'memory' });
+    // Checkpoints of the event log are events too (audit.checkpoint): signed soon, so the listing settles soon.
+    system = await startTestSystem({ bus: 'memory', env: { INTEGRITY_CHECKPOINT_INTERVAL_MS: '200' } });
     token = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
     const response = await http(system.gatewayUrl, 'POST', '/v1/events/ingest', {
       token,
@@ -46,14 +47,27 @@ describe('events API', () => {
     });
     expect(response.status).toBe(202);
     response.body.ids.forEach((id: string, i: number) => (seeds[i]!.id = id));
-    // The login above is itself in the log (vigil.session.login_succeeded, docs/events.md#administrative-actions):
-    // it is one of the events every unfiltered listing must show.
+    // The login above is itself in the log (vigil.session.login_succeeded, docs/events.md#administrative-actions),
+    // and so are the log's checkpoints (audit.checkpoint): events every unfiltered listing must show.
+    // Once a checkpoint covers every event but itself, no other comes until something new is stored.
+    // Settled twice in a row, a second apart, at the same head: nothing more is on its way.
+    let lastHead = '';
     const own = await waitFor(async () => {
-      const rows = await system.db.query<{ id: string; type: string; severity: string; timestamp: Date }>(
+      const [settled] = await system.db.query<{ done: boolean; head: string }>(
+        `SELECT (SELECT coalesce(max(tree_size), 0) FROM event_ingest.integrity_checkpoints) >= (SELECT max(seq) FROM event_ingest.events) - 1
+           AND EXISTS (SELECT 1 FROM event_ingest.events WHERE type = 'vigil.session.login_succeeded') AS done,
+           (SELECT max(seq)::text FROM event_ingest.events) AS head`,
+      );
+      const stable = settled?.done && settled.head === lastHead;
+      lastHead = settled?.done ? settled.head : '';
+      if (!stable) {
+        await new Promise((r) => setTimeout(r, 1000));
+        return undefined;
+      }
+      return system.db.query<{ id: string; type: string; severity: string; timestamp: Date }>(
         `SELECT id, type, severity, "timestamp" FROM event_ingest.events WHERE database_id = 'vigil'`,
       );
-      return rows.length ? rows : undefined;
-    }, 10_000, 'the login recorded');
+    }, 30_000, 'the login recorded and the log checkpointed');
     for (const e of own) seeds.push({ id: e.id, type: e.type, severity: e.severity, database_id: 'vigil', timestamp: e.timestamp.toISOString(), user: '', source_ip: '', query: '' });
   }, 120_000);
 
@@ -132,10 +146,18 @@ describe('events API', () => {
     expect(second.body.pagination).toMatchObject({ total: first.body.pagination.total, total_estimated: false });
     const zed = await get(`/v1/events?user=zed&snapshot=${snapshot}`);
     expect(zed.body.pagination.total).toBe(0);
-    // Without the snapshot the new event shifts the pages and counts.
+    // Without the snapshot the new event shifts the pages and counts, and so does the checkpoint of
+    // the event log that follows it (audit.checkpoint, once the log has taken the new event).
+    const settled = async () =>
+      (await system.db.query<{ done: boolean }>(
+        `SELECT (SELECT coalesce(max(tree_size), 0) FROM event_ingest.integrity_checkpoints) >= (SELECT max(seq) FROM event_ingest.events) - 1 AS done`,
+      ))[0]!.done;
+    await waitFor(settled, 30_000, 'the log checkpointed the new event');
     const shifted = await get('/v1/events?limit=20&page=2');
-    expect(shifted.body.events[0].id).toBe(newestFirst(seeds)[19]!.id);
-    expect(shifted.body.pagination.total).toBe(first.body.pagination.total + 1);
+    const added = shifted.body.pagination.total - first.body.pagination.total;
+    const checkpoints = Number((await system.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM event_ingest.events WHERE type = 'audit.checkpoint'`))[0]!.n);
+    expect(added).toBe(1 + checkpoints - seeds.filter((e) => e.type === 'audit.checkpoint').length);
+    expect(shifted.body.events[0].id).toBe(newestFirst(seeds)[20 - added]!.id);
     expect((await get('/v1/events?user=zed')).body.pagination.total).toBe(1);
   });
 
@@ -185,8 +207,12 @@ describe('events API', () => {
     // One event of db_alpha was added by the snapshot test (it may have run first).
     expect(groups.db_beta).toBe(expected[1]!.n);
     expect([expected[0]!.n, expected[0]!.n + 1]).toContain(groups.db_alpha);
-    // Vigil's own events (the login) are a group of their own.
-    expect(groups.vigil).toBe(recent.filter((s) => s.database_id === 'vigil').length);
+    // Vigil's own events (the login, the log's checkpoints) are a group of their own. A checkpoint
+    // follows any event another test stored, so count them as stored around the request.
+    const vigilStored = async () =>
+      Number((await system.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM event_ingest.events WHERE database_id = 'vigil' AND "timestamp" >= now() - interval '24 hours'`))[0]!.n);
+    expect(groups.vigil).toBeGreaterThanOrEqual(recent.filter((s) => s.database_id === 'vigil').length);
+    expect(groups.vigil).toBeLessThanOrEqual(await vigilStored());
     expect(response.body.totals.count).toBe(groups.db_alpha + groups.db_beta + groups.vigil);
     expect(response.body).toMatchObject({ metrics: ['count'], group_by: ['database_name'], truncated: false });
   });

@@ -184,9 +184,10 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
             PORT: env[`${key}_PORT`] ?? String(http),
             RPC_HOST: '127.0.0.1',
             RPC_PORT: String(rpcPorts.get(key)),
-            // METRICS_PORT/METRICS_HOST are the gateway's; unset, an internal service's follow its PORT.
+            // METRICS_PORT/METRICS_HOST are the gateway's; unset, an internal service's follow its
+            // PORT, except that METRICS_PORT=0 (ports picked when bound) holds for every service.
             METRICS_HOST: '127.0.0.1',
-            METRICS_PORT: env[`${key}_METRICS_PORT`] ?? '',
+            METRICS_PORT: env[`${key}_METRICS_PORT`] ?? (env.METRICS_PORT === '0' ? '0' : ''),
           },
         ),
       );

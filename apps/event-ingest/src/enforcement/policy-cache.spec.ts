@@ -1,6 +1,10 @@
-import { Topics } from '@vigil/contracts';
+import { generateKeyPairSync } from 'node:crypto';
+import { Controller, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { MessagePattern, type MicroserviceOptions, Transport } from '@nestjs/microservices';
+import { POLICY_SNAPSHOT_SIGNATURE_PURPOSE, RpcPatterns, Topics } from '@vigil/contracts';
 import { MemoryBus } from '@vigil/messaging';
-import { createLogger, Registry } from '@vigil/platform';
+import { createLogger, Registry, signDocument } from '@vigil/platform';
 import { freePort, waitFor } from '@vigil/testing';
 import pino from 'pino';
 import { PolicyCache } from './policy-cache';
@@ -28,13 +32,43 @@ describe('PolicyCache.whenReady at start', () => {
   });
 });
 
+/** The policy service's key, as its RPC lists it, and snapshots signed with it. */
+const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+const KEY_ID = 'psk_test';
+
+@Controller()
+class PolicyServiceStub {
+  @MessagePattern(RpcPatterns.policies.signingKeys)
+  keys() {
+    const raw = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url').toString('base64');
+    return { keys: [{ key_id: KEY_ID, public_key: raw, created_at: '2026-01-01T00:00:00Z', retired_at: null }] };
+  }
+
+  @MessagePattern(RpcPatterns.policies.snapshots)
+  snapshots() {
+    return { policies: [] };
+  }
+}
+
+@Module({ controllers: [PolicyServiceStub] })
+class PolicyServiceStubModule {}
+
 describe('PolicyCache and application-only exemptions', () => {
+  let stub: Awaited<ReturnType<typeof NestFactory.createMicroservice>>;
+  let stubPort: number;
+  beforeAll(async () => {
+    stubPort = await freePort();
+    stub = await NestFactory.createMicroservice<MicroserviceOptions>(PolicyServiceStubModule, { transport: Transport.TCP, options: { host: '127.0.0.1', port: stubPort }, logger: false });
+    await stub.listen();
+  });
+  afterAll(() => stub?.close());
+
   it('warns once per loaded policy version whose application-only exemption is ignored and counts such policies in a gauge', async () => {
     const bus = new MemoryBus();
     const lines: { msg: string; policy_id?: string; version?: number }[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const metrics = new Registry();
-    const cache = new PolicyCache(bus, { POLICY_RPC_ADDRESS: `127.0.0.1:${await freePort()}`, ENFORCEMENT_READY_TIMEOUT_MS: 300 }, logger, metrics);
+    const cache = new PolicyCache(bus, { POLICY_RPC_ADDRESS: `127.0.0.1:${stubPort}`, ENFORCEMENT_READY_TIMEOUT_MS: 300 }, logger, metrics);
     const gauge = async () => (await metrics.getSingleMetric('vigil_policy_untrusted_exemptions')!.get()).values[0]?.value;
     const publish = (version: number, exceptions: Record<string, string[]>) => {
       const policy = {
@@ -42,7 +76,7 @@ describe('PolicyCache and application-only exemptions', () => {
         config: { rules: [{ name: 'no drops', pattern: 'drop', action: 'block' }], exceptions },
         version, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', deleted: false,
       };
-      const envelope = { id: `pev_${version}_${Math.random()}`, type: 'policy.updated', schema_version: 1, occurred_at: '2026-01-01T00:00:00Z', key: policy.id, data: { change: 'policy.updated', policy } };
+      const envelope = { id: `pev_${version}_${Math.random()}`, type: 'policy.updated', schema_version: 1, occurred_at: '2026-01-01T00:00:00Z', key: policy.id, data: { change: 'policy.updated', policy, signature: signDocument(POLICY_SNAPSHOT_SIGNATURE_PURPOSE, policy, KEY_ID, privateKey) } };
       return bus.publish([{ topic: Topics.policyEvents, messages: [{ key: policy.id, value: JSON.stringify(envelope), headers: {} }] }]);
     };
     const warnings = () => lines.filter((l) => l.msg.includes('exempts applications without users')).map((l) => [l.policy_id, l.version]);

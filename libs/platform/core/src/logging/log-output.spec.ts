@@ -61,7 +61,7 @@ describe('log output of a service', () => {
   it('on a terminal: human-readable lines, no route registrations, and the banner as text', () => {
     expect(terminal.code).toBe(0);
     expect(terminal.lines.filter((line) => line.trimStart().startsWith('{'))).toEqual([]);
-    expect(terminal.lines).toContainEqual(expect.stringMatching(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: \[log-fixture\] service started \{"port":\d+\}$/));
+    expect(terminal.lines).toContainEqual(expect.stringMatching(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: \[log-fixture\] service started \{"port":\d+,"metrics_port":\d+\}$/));
     expect(terminal.lines.join('\n')).not.toMatch(/Mapped \{|RoutesResolver|RouterExplorer|InstanceLoader/);
     expect(terminal.lines).toContain('  log-fixture started');
     expect(terminal.lines).toContain('  Fixture token  shown-in-the-banner   (shown once)');
