@@ -138,6 +138,7 @@ export function App() {
   // gateway sets (X-Vigil-Refresh: cookie), so a reload signs in again through POST /v1/auth/refresh.
   const [session, setSession] = useState<Tokens>();
   const [resuming, setResuming] = useState(true);
+  const refreshing = useRef<Promise<{ data?: Tokens }>>(undefined);
   const token = useRef<string | undefined>(undefined);
   token.current = session?.access_token;
   const returnTo = useRef('/');
@@ -167,7 +168,12 @@ export function App() {
 
     async function refresh() {
       try {
-        const { data } = await api.POST('/v1/auth/refresh', { body: {}, headers: REFRESH_COOKIE_HEADERS });
+        // One refresh at a time: the cookie's token works once, and presenting it twice (React's
+        // development double effects, a re-render mid-flight) would revoke the whole session.
+        refreshing.current ??= api.POST('/v1/auth/refresh', { body: {}, headers: REFRESH_COOKIE_HEADERS }).finally(() => {
+          refreshing.current = undefined;
+        });
+        const { data } = await refreshing.current;
         if (data) {
           token.current = data.access_token;
           setSession(data);
