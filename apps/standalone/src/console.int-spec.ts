@@ -124,6 +124,8 @@ describe('the web console', () => {
 
       await page.getByRole('link', { name: 'Overview' }).click();
       await page.getByRole('heading', { name: 'Open alerts' }).waitFor();
+      // The chart of the last hour counts the event ingested above.
+      await page.getByRole('img', { name: /^[1-9]\d* events in the last hour/ }).waitFor();
       findings[`${colorScheme} overview`] = await accessibilityFindings(page);
 
       await page.getByRole('link', { name: 'Alerts', exact: true }).click();

@@ -96,7 +96,10 @@ describe('the refresh cookie', () => {
     expect(response.status).toBe(403);
   });
 
-  it('without a cookie or a body token answers 401', async () => {
+  it('without a body token answers 400 to an API client (as before) and 401 to the console without a cookie', async () => {
+    const plain = await http(base, 'POST', '/v1/auth/refresh', { body: {} });
+    expect(plain.status).toBe(400);
+    expect(plain.body.errors).toEqual([expect.objectContaining({ field: 'refresh_token' })]);
     const response = await http(base, 'POST', '/v1/auth/refresh', { body: {}, headers: COOKIE_MODE });
     expect(response.status).toBe(401);
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer/);

@@ -5763,7 +5763,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponseDto"];
                 };
             };
-            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
+            /** @description No refresh_token in the body, no `X-Vigil-Refresh: cookie` header and no cookie */
             400: {
                 headers: {
                     [name: string]: unknown;

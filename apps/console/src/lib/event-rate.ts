@@ -34,7 +34,8 @@ export function eventsPerMinute(groups: readonly RateGroup[], now: number, minut
     if (!group.bucket || typeof severity !== 'string' || !(EVENT_SEVERITIES as readonly string[]).includes(severity)) continue;
     const start = Date.parse(group.bucket);
     if (Number.isNaN(start) || start < first || start > last) continue;
-    const minute = series[Math.floor((start - first) / MINUTE)]!;
+    const minute = series[Math.floor((start - first) / MINUTE)];
+    if (!minute) continue;
     const count = group.count ?? 0;
     minute.counts[severity as EventSeverity] += count;
     minute.total += count;

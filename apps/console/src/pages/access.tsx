@@ -146,7 +146,7 @@ function ApiKeys({ api }: { api: Api }) {
           </table>
         </div>
       )}
-      {created && <Secret label="The new API key value" value={created} />}
+      {created && <Secret label="The new API key" value={created} />}
       <form className="stack" onSubmit={create} noValidate aria-label="New API key">
         <h3>New API key</h3>
         <Field id="key-name" label="Name" error={errors.name}>

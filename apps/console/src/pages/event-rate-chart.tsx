@@ -44,8 +44,8 @@ function Chart({ groups }: { groups: RateGroup[] }) {
   const slot = (WIDTH - LEFT) / series.length;
   const plot = HEIGHT - BOTTOM;
   const summary = `${all} events in the last hour: ${totals.map((t) => `${t.count} ${t.severity}`).join(', ')}; at most ${Math.max(...series.map((m) => m.total))} in one minute.`;
-  const first = series[0]!;
-  const last = series[series.length - 1]!;
+  const first = series[0]?.start ?? 0;
+  const end = (series[series.length - 1]?.start ?? 0) + 60_000;
   return (
     <figure className="rate-chart">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="event-rate-summary">
@@ -78,7 +78,7 @@ function Chart({ groups }: { groups: RateGroup[] }) {
           {summary}
         </p>
         <span className="muted">
-          <Time iso={new Date(first.start).toISOString()} /> to <Time iso={new Date(last.start + 60_000).toISOString()} />
+          <Time iso={new Date(first).toISOString()} /> to <Time iso={new Date(end).toISOString()} />
         </span>
         <ul className="legend">
           {totals.map(({ severity, count }) => (

@@ -158,6 +158,7 @@ export class AuthController {
   @ApiBody({ type: RefreshDto })
   @ApiOkResponse({ type: TokenResponseDto })
   @ApiResponse({ status: 401, description: 'Invalid, expired, revoked or reused refresh token, or no refresh token in the body or the cookie' })
+  @ApiResponse({ status: 400, description: `No refresh_token in the body, no \`${REFRESH_COOKIE_HEADER}: cookie\` header and no cookie` })
   @ApiResponse({ status: 403, description: `The cookie was to be used without the \`${REFRESH_COOKIE_HEADER}: cookie\` header, or from another origin` })
   async refresh(@Body() body: RefreshDto, @Req() req: CookieRequest, @Res({ passthrough: true }) res: CookieResponse): Promise<Partial<TokenResponse>> {
     if (body.refresh_token !== undefined) {

@@ -39,14 +39,16 @@ export function clearRefreshCookie(req: CookieRequest, res: CookieResponse): voi
 
 /** The refresh token from the cookie, after the checks that keep other sites from using it. */
 export function refreshFromCookie(req: CookieRequest): string {
+  const value = cookieValue(req, REFRESH_COOKIE);
   if (!wantsRefreshCookie(req)) {
+    // An API client that forgot the token: the validation error it always had.
+    if (!value) throw new DomainException(400, CommonErrorCode.ValidationFailed, 'refresh_token is required.', [{ field: 'refresh_token', message: 'refresh_token must be a string' }]);
     throw new DomainException(403, CommonErrorCode.Forbidden, `Using the refresh cookie needs the header \`${REFRESH_COOKIE_HEADER}: cookie\`; API clients send refresh_token in the body.`);
   }
   const origin = req.get('origin');
   if (origin !== undefined && origin !== `${req.protocol}://${req.get('host') ?? ''}`) {
     throw new DomainException(403, CommonErrorCode.Forbidden, 'The refresh cookie is only accepted from the gateway\'s own origin.');
   }
-  const value = cookieValue(req, REFRESH_COOKIE);
   if (!value) throw new DomainException(401, CommonErrorCode.Unauthorized, 'No refresh token: none in the body and no refresh cookie.', undefined, UNAUTHORIZED_HEADERS);
   return value;
 }
