@@ -160,7 +160,7 @@ describe('the web console', () => {
       // The refresh token is in an httpOnly cookie no script can read, sent only to the refresh path.
       const [refresh] = (await context.cookies()).filter((cookie) => cookie.name === 'vigil_refresh');
       expect(refresh).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/v1/auth/refresh' });
-      expect(await page.evaluate(() => document.cookie)).not.toContain('vigil_refresh');
+      expect(String(await page.evaluate('document.cookie'))).not.toContain('vigil_refresh');
       // A reload stays signed in (through the cookie); an unknown alert then shows the API's problem.
       await page.goto(`${system.gatewayUrl}/alerts/alt_does_not_exist`);
       await page.getByRole('alert').filter({ hasText: /not found|no alert/i }).waitFor();
