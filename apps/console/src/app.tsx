@@ -1,5 +1,5 @@
-import { lazy, type ReactNode, Suspense, useMemo, useRef, useState } from 'react';
-import { createApi, type Tokens } from './api/client';
+import { lazy, type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { createApi, REFRESH_COOKIE_HEADERS, type Tokens } from './api/client';
 import { Link, Loading } from './components';
 import { navigate, useRoute } from './lib/navigation';
 import type { Route } from './lib/routes';
@@ -134,8 +134,11 @@ function page(route: Route, api: ReturnType<typeof createApi>, scopes: Scopes, t
 }
 
 export function App() {
-  // Tokens are kept in memory only: a reload signs out (refresh through a cookie is not built yet).
+  // The access token is kept in memory only; the refresh token lives in an httpOnly cookie the
+  // gateway sets (X-Vigil-Refresh: cookie), so a reload signs in again through POST /v1/auth/refresh.
   const [session, setSession] = useState<Tokens>();
+  const [resuming, setResuming] = useState(true);
+  const refreshing = useRef<Promise<{ data?: Tokens }>>(undefined);
   const token = useRef<string | undefined>(undefined);
   token.current = session?.access_token;
   const returnTo = useRef('/');
@@ -152,6 +155,47 @@ export function App() {
     [],
   );
   const readToken = useMemo(() => () => token.current, []);
+
+  // On start, and shortly before each access token expires: new tokens from the refresh cookie.
+  useEffect(() => {
+    if (session && !resuming) {
+      const seconds = Math.max(10, Math.floor(session.expires_in * 0.8));
+      const timer = setTimeout(() => void refresh(), seconds * 1000);
+      return () => clearTimeout(timer);
+    }
+    if (!session && resuming) void refresh();
+    return undefined;
+
+    async function refresh() {
+      try {
+        // One refresh at a time: the cookie's token works once, and presenting it twice (React's
+        // development double effects, a re-render mid-flight) would revoke the whole session.
+        refreshing.current ??= api.POST('/v1/auth/refresh', { body: {}, headers: REFRESH_COOKIE_HEADERS }).finally(() => {
+          refreshing.current = undefined;
+        });
+        const { data } = await refreshing.current;
+        if (data) {
+          token.current = data.access_token;
+          setSession(data);
+        } else if (resuming) {
+          token.current = undefined;
+          setSession(undefined);
+        }
+      } catch {
+        // The network failed: the sign-in page (or the current token until it expires) stays.
+      } finally {
+        setResuming(false);
+      }
+    }
+  }, [api, session, resuming]);
+
+  if (resuming && !session) {
+    return (
+      <main id="main">
+        <Loading what="your session" />
+      </main>
+    );
+  }
 
   if (!session) {
     if (route.page !== 'sign-in') returnTo.current = window.location.pathname + window.location.search;
@@ -189,7 +233,13 @@ export function App() {
         <button
           type="button"
           className="link-button"
-          onClick={() => {
+          onClick={async () => {
+            // Revoke the session (and clear the refresh cookie) before forgetting the tokens.
+            try {
+              await api.POST('/v1/auth/logout');
+            } catch {
+              // Signed out locally all the same; the session ends when its refresh token expires.
+            }
             token.current = undefined;
             setSession(undefined);
             navigate('/sign-in');

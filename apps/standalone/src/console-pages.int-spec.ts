@@ -200,6 +200,7 @@ describe('the web console pages', () => {
     expect(readFileSync((await download.path())!, 'utf8').length).toBeGreaterThan(0);
 
     // Access: an API key, its value shown once.
+    const member = (await api('POST', '/v1/users', { email: 'member@example.com', password: 'member-password-1', scopes: ['read:logs'] })).body;
     await nav(page, 'Access');
     await page.getByLabel('Name', { exact: true }).fill('console key');
     await page.getByRole('button', { name: 'Create API key' }).click();
@@ -207,6 +208,14 @@ describe('the web console pages', () => {
     const key = await page.locator('.secret-value').textContent();
     expect((await http(system.gatewayUrl, 'GET', '/v1/events?limit=1', { token: key!.trim() })).status).toBe(200);
     await page.getByRole('cell', { name: 'console key', exact: true }).waitFor();
+    // Access: disabling a user (confirmed) keeps them from signing in.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Disable member@example.com' }).click();
+    await page.getByText('member@example.com disabled.').waitFor();
+    await page.getByRole('button', { name: 'Enable member@example.com' }).waitFor();
+    expect((await api('GET', `/v1/users/${member.id}`)).body.disabled_at).toEqual(expect.any(String));
+    expect((await http(system.gatewayUrl, 'POST', '/v1/auth/login', { body: { email: 'member@example.com', password: 'member-password-1' } })).status).toBe(401);
+    findings['access after disabling'] = await accessibilityFindings(page);
     await context.close();
   }, 240_000);
 

@@ -124,6 +124,8 @@ describe('the web console', () => {
 
       await page.getByRole('link', { name: 'Overview' }).click();
       await page.getByRole('heading', { name: 'Open alerts' }).waitFor();
+      // The chart of the last hour counts the event ingested above.
+      await page.getByRole('img', { name: /^[1-9]\d* events in the last hour/ }).waitFor();
       findings[`${colorScheme} overview`] = await accessibilityFindings(page);
 
       await page.getByRole('link', { name: 'Alerts', exact: true }).click();
@@ -155,13 +157,23 @@ describe('the web console', () => {
         findings[`${colorScheme} resolved alert`] = await accessibilityFindings(page);
       }
 
-      // A reload signs out (tokens live in memory only); an unknown alert then shows the API's problem.
+      // The refresh token is in an httpOnly cookie no script can read, sent only to the refresh path.
+      const [refresh] = (await context.cookies()).filter((cookie) => cookie.name === 'vigil_refresh');
+      expect(refresh).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/v1/auth/refresh' });
+      expect(String(await page.evaluate('document.cookie'))).not.toContain('vigil_refresh');
+      // A reload stays signed in (through the cookie); an unknown alert then shows the API's problem.
       await page.goto(`${system.gatewayUrl}/alerts/alt_does_not_exist`);
-      await page.getByLabel('E-mail').fill('admin@example.com');
-      await page.getByLabel('Password').fill(system.adminPassword);
-      await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('alert').filter({ hasText: /not found|no alert/i }).waitFor();
       findings[`${colorScheme} alert not found`] = await accessibilityFindings(page);
+      // Sign-out revokes the session and clears the cookie: a reload then asks to sign in again.
+      const loggedOut = page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/auth/logout');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      expect((await loggedOut).status()).toBe(200);
+      await page.getByRole('heading', { name: 'Sign in to Vigil' }).waitFor();
+      expect((await context.cookies()).filter((cookie) => cookie.name === 'vigil_refresh')).toEqual([]);
+      await page.reload();
+      await page.getByRole('heading', { name: 'Sign in to Vigil' }).waitFor();
+      expect((await http(system.gatewayUrl, 'POST', '/v1/auth/refresh', { body: {}, headers: { 'X-Vigil-Refresh': 'cookie', cookie: `vigil_refresh=${refresh!.value}` } })).status).toBe(401);
       expect(blocked).toEqual([]);
       await context.close();
     }
@@ -181,9 +193,6 @@ describe('the web console', () => {
     await page.getByRole('heading', { name: 'Open alerts' }).waitFor();
     expect(await page.getByRole('heading', { name: 'Databases' }).count()).toBe(0);
     await page.goto(`${system.gatewayUrl}/alerts/${alert.id}`);
-    await page.getByLabel('Password').fill('reader-password-1');
-    await page.getByLabel('E-mail').fill('reader@example.com');
-    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: alert.title }).waitFor();
     await page.getByText('Acknowledging and resolving alerts needs the write:alerts scope.').waitFor();
     expect(await page.getByRole('button', { name: /Acknowledge|Resolve/ }).count()).toBe(0);

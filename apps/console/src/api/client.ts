@@ -6,6 +6,9 @@ export type Alert = components['schemas']['AlertView'];
 export type Database = components['schemas']['DatabaseDto'];
 export type Tokens = components['schemas']['TokenResponseDto'];
 
+/** The header with which the console asks the gateway to keep its refresh token in an httpOnly cookie. */
+export const REFRESH_COOKIE_HEADERS = { 'X-Vigil-Refresh': 'cookie' } as const;
+
 /**
  * The typed client of the public API (same origin). The access token lives in memory only, never in
  * storage: `token()` is read for every call, and a 401 on a signed-in call ends the session.

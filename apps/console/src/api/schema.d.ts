@@ -373,7 +373,7 @@ export interface paths {
         put?: never;
         /**
          * Log out
-         * @description Revokes the session of the access token sent: its refresh token stops working and its access tokens are refused at once on every gateway replica (event streams opened with them close). Needs a user's access token from a login, no scope.
+         * @description Revokes the session of the access token sent: its refresh token stops working and its access tokens are refused at once on every gateway replica (event streams opened with them close). The refresh cookie, if any, is cleared. Needs a user's access token from a login, no scope.
          */
         post: operations["AuthController_logout"];
         delete?: never;
@@ -413,7 +413,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange a refresh token for new tokens
-         * @description Rotation: the answer carries a new refresh token and the old one stops working. Presenting a used refresh token again revokes the whole session.
+         * @description Rotation: the answer carries a new refresh token and the old one stops working. Presenting a used refresh token again revokes the whole session. Without refresh_token in the body, the refresh cookie of a login made with `X-Vigil-Refresh: cookie` is used; that needs the same header (which a cross-site form cannot send) and, when the request has an Origin, the gateway's own origin. The new refresh token then goes into the cookie again.
          */
         post: operations["AuthController_refresh"];
         delete?: never;
@@ -2718,8 +2718,8 @@ export interface components {
             until?: string;
         };
         RefreshDto: {
-            /** @description The refresh token of the last login or refresh; it works once. */
-            refresh_token: string;
+            /** @description The refresh token of the last login or refresh; it works once. Leave it out to use the refresh cookie instead, which needs the `X-Vigil-Refresh: cookie` header. */
+            refresh_token?: string;
         };
         ReportDto: {
             /** Format: date-time */
@@ -2974,8 +2974,8 @@ export interface components {
             access_token: string;
             /** @example 3600 */
             expires_in: number;
-            /** @description Opaque; rotates on every refresh */
-            refresh_token: string;
+            /** @description Opaque; rotates on every refresh. Absent when the request asked for the refresh cookie (`X-Vigil-Refresh: cookie`): the token is then only in the cookie. */
+            refresh_token?: string;
             /** @example Bearer */
             token_type: string;
         };
@@ -5759,7 +5759,10 @@ export interface operations {
     AuthController_login: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `cookie`: keep the refresh token in an httpOnly, SameSite=Strict cookie scoped to /v1/auth/refresh (Secure over https) instead of the answer. For browser applications on the gateway's own origin, such as the console. */
+                "X-Vigil-Refresh"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6046,7 +6049,10 @@ export interface operations {
     AuthController_refresh: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description `cookie`: keep the refresh token in an httpOnly, SameSite=Strict cookie scoped to /v1/auth/refresh (Secure over https) instead of the answer. For browser applications on the gateway's own origin, such as the console. */
+                "X-Vigil-Refresh"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6064,7 +6070,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenResponseDto"];
                 };
             };
-            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
+            /** @description No refresh_token in the body, no `X-Vigil-Refresh: cookie` header and no cookie */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6073,8 +6079,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
-            /** @description Invalid, expired, revoked or reused refresh token */
+            /** @description Invalid, expired, revoked or reused refresh token, or no refresh token in the body or the cookie */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The cookie was to be used without the `X-Vigil-Refresh: cookie` header, or from another origin */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

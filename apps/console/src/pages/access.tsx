@@ -110,16 +110,34 @@ function ApiKeys({ api }: { api: Api }) {
                         revoked <Time iso={key.revoked_at} />
                       </>
                     ) : (
-                      <button
-                        type="button"
-                        className="link-button"
-                        disabled={busy}
-                        onClick={async () => {
-                          if (window.confirm(`Revoke the API key "${key.name}"?`) && (await act(() => api.DELETE('/v1/api-keys/{key_id}', { params: { path: { key_id: key.id } } }), 'API key revoked.'))) reload();
-                        }}
-                      >
-                        Revoke {key.name}
-                      </button>
+                      <span className="actions">
+                        <button
+                          type="button"
+                          className="link-button"
+                          disabled={busy}
+                          onClick={async () => {
+                            if (!window.confirm(`Rotate the API key "${key.name}"? The current value stops working at once.`)) return;
+                            setCreated(undefined);
+                            const rotated = await act(() => api.POST('/v1/api-keys/{key_id}/rotate', { params: { path: { key_id: key.id } }, body: { overlap_seconds: 0 } }), 'API key rotated.');
+                            if (rotated) {
+                              setCreated(rotated.key?.key);
+                              reload();
+                            }
+                          }}
+                        >
+                          Rotate {key.name}
+                        </button>{' '}
+                        <button
+                          type="button"
+                          className="link-button"
+                          disabled={busy}
+                          onClick={async () => {
+                            if (window.confirm(`Revoke the API key "${key.name}"?`) && (await act(() => api.DELETE('/v1/api-keys/{key_id}', { params: { path: { key_id: key.id } } }), 'API key revoked.'))) reload();
+                          }}
+                        >
+                          Revoke {key.name}
+                        </button>
+                      </span>
                     )}
                   </td>
                 </tr>
@@ -144,11 +162,15 @@ function ApiKeys({ api }: { api: Api }) {
   );
 }
 
+type UserEdit = { id: string; email: string; mode: 'scopes'; scopes: Scope[] } | { id: string; email: string; mode: 'password'; password: string };
+
 function Users({ api }: { api: Api }) {
   const [result, reload] = useRequest('users', async () => as<Page<User>>(await api.GET('/v1/users', { params: { query: { page: 1, per_page: 100 } } })));
   const [form, setForm] = useState({ email: '', password: '', scopes: ['read:logs'] as Scope[] });
+  const [edit, setEdit] = useState<UserEdit>();
   const { busy, notice, failure, act } = useAction();
   const errors = problemFieldErrors(failure?.error);
+  const path = (id: string) => ({ params: { path: { user_id: id } } });
   return (
     <section aria-labelledby="users">
       <h2 id="users">Users</h2>
@@ -156,13 +178,135 @@ function Users({ api }: { api: Api }) {
       {result.state === 'error' && <ErrorMessage error={result.error} status={result.status} />}
       {result.state === 'done' && (result.data.data ?? []).length === 0 && <p className="empty">No users.</p>}
       {result.state === 'done' && (result.data.data ?? []).length > 0 && (
-        <ul className="plain">
-          {result.data.data.map((user) => (
-            <li key={user.id}>
-              <strong>{user.email}</strong> <span className="muted">{user.scopes.join(', ')}</span> · since <Time iso={user.created_at} />
-            </li>
-          ))}
-        </ul>
+        <div className="table-wrap" tabIndex={0} role="region" aria-label="Users">
+          <table>
+            <caption className="visually-hidden">Users</caption>
+            <thead>
+              <tr>
+                <th scope="col">E-mail</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">State</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.data.data.map((user) => (
+                <tr key={user.id}>
+                  <td>
+                    {user.email}
+                    <br />
+                    <span className="muted">
+                      since <Time iso={user.created_at} />
+                    </span>
+                  </td>
+                  <td>{user.scopes.join(', ')}</td>
+                  <td>
+                    {user.disabled_at ? (
+                      <>
+                        disabled <Time iso={user.disabled_at} />
+                      </>
+                    ) : (
+                      'active'
+                    )}
+                  </td>
+                  <td>
+                    <span className="actions">
+                      <button type="button" className="link-button" disabled={busy} onClick={() => setEdit({ id: user.id, email: user.email, mode: 'scopes', scopes: [...user.scopes] })}>
+                        Edit scopes of {user.email}
+                      </button>{' '}
+                      <button
+                        type="button"
+                        className="link-button"
+                        disabled={busy}
+                        onClick={async () => {
+                          const disabled = !user.disabled_at;
+                          if (disabled && !window.confirm(`Disable ${user.email}? Their sessions and API keys are revoked at once.`)) return;
+                          if (await act(() => api.PATCH('/v1/users/{user_id}', { ...path(user.id), body: { disabled } }), disabled ? `${user.email} disabled.` : `${user.email} enabled.`)) reload();
+                        }}
+                      >
+                        {user.disabled_at ? 'Enable' : 'Disable'} {user.email}
+                      </button>{' '}
+                      <button type="button" className="link-button" disabled={busy} onClick={() => setEdit({ id: user.id, email: user.email, mode: 'password', password: '' })}>
+                        Reset password of {user.email}
+                      </button>{' '}
+                      <button
+                        type="button"
+                        className="link-button"
+                        disabled={busy}
+                        onClick={async () => {
+                          if (!window.confirm(`Sign ${user.email} out everywhere? Their API keys stay.`)) return;
+                          await act(() => api.DELETE('/v1/users/{user_id}/sessions', path(user.id)), (data) => `${data.revoked_sessions} session(s) of ${user.email} revoked.`);
+                        }}
+                      >
+                        Revoke sessions of {user.email}
+                      </button>{' '}
+                      <button
+                        type="button"
+                        className="link-button"
+                        disabled={busy}
+                        onClick={async () => {
+                          if (window.confirm(`Delete ${user.email}? This cannot be undone.`) && (await act(() => api.DELETE('/v1/users/{user_id}', path(user.id)), `${user.email} deleted.`))) reload();
+                        }}
+                      >
+                        Delete {user.email}
+                      </button>
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {edit?.mode === 'scopes' && (
+        <form
+          className="stack"
+          noValidate
+          aria-label={`Scopes of ${edit.email}`}
+          onSubmit={async (e) => {
+            e.preventDefault();
+            if (await act(() => api.PATCH('/v1/users/{user_id}', { ...path(edit.id), body: { scopes: edit.scopes } }), `Scopes of ${edit.email} saved.`)) {
+              setEdit(undefined);
+              reload();
+            }
+          }}
+        >
+          <h3>Scopes of {edit.email}</h3>
+          <p className="muted">Taking a scope away ends the user's sessions.</p>
+          <ScopePicker id="edit-scopes" value={edit.scopes} onChange={(scopes) => setEdit({ ...edit, scopes })} error={errors.scopes} />
+          <span className="actions">
+            <button type="submit" disabled={busy}>
+              Save scopes
+            </button>{' '}
+            <button type="button" className="link-button" onClick={() => setEdit(undefined)}>
+              Cancel
+            </button>
+          </span>
+        </form>
+      )}
+      {edit?.mode === 'password' && (
+        <form
+          className="stack"
+          noValidate
+          aria-label={`New password for ${edit.email}`}
+          onSubmit={async (e) => {
+            e.preventDefault();
+            if (await act(() => api.POST('/v1/users/{user_id}/password', { ...path(edit.id), body: { password: edit.password } }), `Password of ${edit.email} reset.`)) setEdit(undefined);
+          }}
+        >
+          <h3>New password for {edit.email}</h3>
+          <Field id="reset-password" label="New password" hint="At least 12 characters; every session of the user ends" error={errors.password}>
+            {(props) => <input {...props} type="password" autoComplete="new-password" value={edit.password} onChange={(e) => setEdit({ ...edit, password: e.target.value })} />}
+          </Field>
+          <span className="actions">
+            <button type="submit" disabled={busy}>
+              Reset password
+            </button>{' '}
+            <button type="button" className="link-button" onClick={() => setEdit(undefined)}>
+              Cancel
+            </button>
+          </span>
+        </form>
       )}
       <form
         className="stack"
@@ -177,13 +321,13 @@ function Users({ api }: { api: Api }) {
         }}
       >
         <h3>New user</h3>
-        <Field id="user-email" label="User e-mail" error={errors.email}>
+        <Field id="user-email" label="User e-mail" error={edit ? undefined : errors.email}>
           {(props) => <input {...props} type="email" autoComplete="off" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />}
         </Field>
-        <Field id="user-password" label="Initial password" error={errors.password}>
+        <Field id="user-password" label="Initial password" error={edit ? undefined : errors.password}>
           {(props) => <input {...props} type="password" autoComplete="new-password" value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />}
         </Field>
-        <ScopePicker id="user-scopes" value={form.scopes} onChange={(scopes) => setForm({ ...form, scopes })} error={errors.scopes} />
+        <ScopePicker id="user-scopes" value={form.scopes} onChange={(scopes) => setForm({ ...form, scopes })} error={edit ? undefined : errors.scopes} />
         <button type="submit" disabled={busy}>
           Create user
         </button>
@@ -209,12 +353,40 @@ function OAuthClients({ api }: { api: Api }) {
         <ul className="plain">
           {result.data.data.map((client) => (
             <li key={client.client_id}>
-              <strong>{client.name}</strong> <code>{client.client_id}</code> <span className="muted">{client.grant_types.join(', ')}</span>
+              <strong>{client.name}</strong> <code>{client.client_id}</code> <span className="muted">{client.grant_types.join(', ')}</span>{' '}
+              <span className="actions">
+                <button
+                  type="button"
+                  className="link-button"
+                  disabled={busy}
+                  onClick={async () => {
+                    if (!window.confirm(`Rotate the secret of "${client.name}"? The current secret keeps working for the overlap (one day by default).`)) return;
+                    setSecret(undefined);
+                    const rotated = await act(() => api.POST('/v1/oauth/clients/{client_id}/secret', { params: { path: { client_id: client.client_id } }, body: {} }), 'Client secret rotated.');
+                    if (rotated) setSecret(rotated.client_secret);
+                  }}
+                >
+                  Rotate secret of {client.name}
+                </button>{' '}
+                <button
+                  type="button"
+                  className="link-button"
+                  disabled={busy}
+                  onClick={async () => {
+                    if (window.confirm(`Delete the OAuth client "${client.name}"? Its tokens stop working at once.`) && (await act(() => api.DELETE('/v1/oauth/clients/{client_id}', { params: { path: { client_id: client.client_id } } }), 'OAuth client deleted.'))) {
+                      setSecret(undefined);
+                      reload();
+                    }
+                  }}
+                >
+                  Delete {client.name}
+                </button>
+              </span>
             </li>
           ))}
         </ul>
       )}
-      {secret && <Secret label="The new client's secret" value={secret} />}
+      {secret && <Secret label="The client secret" value={secret} />}
       <form
         className="stack"
         noValidate

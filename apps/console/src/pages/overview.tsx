@@ -3,6 +3,7 @@ import { ErrorMessage, Link, Loading } from '../components';
 import { ALERT_SEVERITIES } from '../lib/alert-filters';
 import { hasScope, type Scopes } from '../lib/scopes';
 import { useRequest } from '../lib/use-request';
+import { EventRateChart } from './event-rate-chart';
 
 /** The sections the user's scopes allow: open alerts by severity (read:alerts), databases (read:databases). */
 async function overview(api: Api, alerts: boolean, databases: boolean) {
@@ -21,13 +22,15 @@ async function overview(api: Api, alerts: boolean, databases: boolean) {
 export function OverviewPage({ api, scopes }: { api: Api; scopes: Scopes }) {
   const alerts = hasScope(scopes, 'read:alerts');
   const databases = hasScope(scopes, 'read:databases');
+  const logs = hasScope(scopes, 'read:logs');
   const [result] = useRequest(`overview:${alerts}:${databases}`, () => overview(api, alerts, databases));
   return (
     <main id="main">
       <h1>Overview</h1>
+      {logs && <EventRateChart api={api} />}
       {result.state === 'loading' && <Loading what="the overview" />}
       {result.state === 'error' && <ErrorMessage error={result.error} status={result.status} />}
-      {result.state === 'done' && !result.data.open && !result.data.databases && <p className="empty">Your access does not include alerts or databases.</p>}
+      {result.state === 'done' && !logs && !result.data.open && !result.data.databases && <p className="empty">Your access does not include events, alerts or databases.</p>}
       {result.state === 'done' && (
         <>
           {result.data.open && (

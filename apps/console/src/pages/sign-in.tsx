@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import type { Api, Tokens } from '../api/client';
+import { type Api, REFRESH_COOKIE_HEADERS, type Tokens } from '../api/client';
 import { ErrorMessage } from '../components';
 
 export function SignInPage({ api, onSignedIn }: { api: Api; onSignedIn: (tokens: Tokens) => void }) {
@@ -12,7 +12,10 @@ export function SignInPage({ api, onSignedIn }: { api: Api; onSignedIn: (tokens:
     setBusy(true);
     setFailure(undefined);
     try {
-      const { data, error, response } = await api.POST('/v1/auth/login', { body: { email: String(form.get('email')), password: String(form.get('password')) } });
+      const { data, error, response } = await api.POST('/v1/auth/login', {
+        body: { email: String(form.get('email')), password: String(form.get('password')) },
+        headers: REFRESH_COOKIE_HEADERS,
+      });
       if (data) onSignedIn(data);
       else setFailure({ error, status: response.status });
     } catch (error) {
