@@ -169,6 +169,7 @@ describe('administrative actions are audited', () => {
     'POST /v1/api-keys/:key_id/rotate': async () => ({ path: `/v1/api-keys/${(await apiKey(base, admin, ['read:logs'])).id}/rotate`, body: {}, type: 'vigil.api_key.rotated', actor: asAdmin() }),
     'POST /v1/oauth/clients/:client_id/secret': async () => ({ path: `/v1/oauth/clients/${(await oauthClient(['client_credentials'])).client_id}/secret`, body: {}, type: 'vigil.oauth_client.secret_rotated', actor: asAdmin() }),
     'DELETE /v1/oauth/clients/:client_id': async () => ({ path: `/v1/oauth/clients/${(await oauthClient(['client_credentials'])).client_id}`, type: 'vigil.oauth_client.deleted', actor: asAdmin() }),
+    'POST /v1/integrity/keys/rotate': async () => ({ path: '/v1/integrity/keys/rotate', type: 'vigil.integrity_key.rotated', actor: asAdmin() }),
     'POST /v1/api-keys': async () => ({ path: '/v1/api-keys', body: { name: 'walk', scopes: ['read:logs'] }, type: 'vigil.api_key.created', actor: asAdmin() }),
     'DELETE /v1/api-keys/:key_id': async () => {
       // Done with an API key as the actor: the recorded actor is the key, not a user.
@@ -234,6 +235,8 @@ describe('administrative actions are audited', () => {
     'POST /v1/events/search': 'read-only query',
     // A simulation: nothing is stored, blocked or sent.
     'POST /v1/policies/:policy_id/test': 'read-only simulation',
+    // Reads the log and stores only its own progress; an event of its own would grow the log it checks.
+    'POST /v1/integrity/verifications': 'read-only check of the event log',
   };
 
   it('walks every mutating route of the real router: each produces exactly one vigil.* event with the right actor', async () => {

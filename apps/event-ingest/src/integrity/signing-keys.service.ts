@@ -4,6 +4,7 @@ import type { IntegrityKey } from '@vigil/contracts';
 import { CONFIG, LOGGER, type Logger, SecretBox } from '@vigil/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
+import { AuditTrail } from '@vigil/messaging';
 
 /** Rotation takes it exclusively, signing shared: no checkpoint is signed by a key being retired. */
 export const KEYS_LOCK = `hashtext('vigil:integrity-keys')`;
@@ -59,6 +60,7 @@ export class SigningKeys implements OnModuleInit {
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(CONFIG) private readonly config: Pick<EventIngestConfig, 'VIGIL_ENCRYPTION_KEYS' | 'INTEGRITY_KEY_ROTATION_DAYS'>,
     @Inject(LOGGER) logger: Logger,
+    @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {
     this.box = new SecretBox(config.VIGIL_ENCRYPTION_KEYS);
     this.logger = logger.child({ component: 'integrity-keys' });
@@ -91,8 +93,18 @@ export class SigningKeys implements OnModuleInit {
   async rotate(reason: 'on_demand' | 'scheduled'): Promise<IntegrityKey> {
     const row = await this.dataSource.transaction(async (manager) => {
       await manager.query(`SELECT pg_advisory_xact_lock(${KEYS_LOCK})`);
-      await manager.query(`UPDATE event_ingest.integrity_keys SET valid_until = clock_timestamp() WHERE valid_until IS NULL`);
-      return this.create(manager, reason);
+      const retired: { key_id: string }[] = await manager.query(
+        `UPDATE event_ingest.integrity_keys SET valid_until = clock_timestamp() WHERE valid_until IS NULL RETURNING key_id`,
+      );
+      const created = await this.create(manager, reason);
+      await this.audit.record(manager, {
+        type: 'vigil.integrity_key.rotated',
+        target: { type: 'integrity_key', id: created.key_id },
+        before: { key_id: retired[0]?.key_id ?? null },
+        after: { key_id: created.key_id },
+        reason,
+      });
+      return created;
     });
     return toKey(row);
   }

@@ -25,6 +25,7 @@ export const AdminAuditCatalog = {
   'vigil.oauth_client.deleted': 'warning',
   'vigil.api_key.rotated': 'info',
   'vigil.signing_key.rotated': 'info',
+  'vigil.integrity_key.rotated': 'info',
   'vigil.token.revoked': 'info',
   'vigil.session.login_succeeded': 'info',
   'vigil.session.login_failed': 'warning',
