@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, StartRefused } from '@vigil/platform';
+import { createLogger, SecretBox, StartRefused } from '@vigil/platform';
 import { type IncomingMessage, KafkaBus, kafkaSecurityFromEnv } from '@vigil/messaging';
 import { createTestDatabase, freePort, spawnTs, type TestDatabase, testKafka, testKafkaIsSecured, waitFor } from '@vigil/testing';
 
@@ -68,6 +68,8 @@ describe('Kafka over SASL_SSL', () => {
       KAFKA_TOPIC_PREFIX: kafka.prefix,
       ...kafka.env,
       KAFKA_SASL_PASSWORD: 'not-the-password',
+      // The policy service seals its snapshot signing key: everything else is in order.
+      VIGIL_ENCRYPTION_KEYS: SecretBox.generateKey(),
       HOST: '127.0.0.1',
       PORT: '0',
       RPC_HOST: '127.0.0.1',
