@@ -71,6 +71,8 @@ async function ingestPhase(log: boolean, clock: Clock): Promise<IngestResult> {
     ...(process.env as Record<string, string>),
     LOG_LEVEL: 'error',
     DATABASE_URL: db.url,
+    // The bench's throwaway database is reached as the server's superuser, as a single-role install would.
+    DATABASE_ALLOW_PRIVILEGED_ROLE: 'true',
     KAFKA_BROKERS: kafka.brokers.join(','),
     KAFKA_TOPIC_PREFIX: kafka.prefix,
     HOST: '127.0.0.1',

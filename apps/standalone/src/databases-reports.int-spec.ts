@@ -312,6 +312,17 @@ describe('databases and reports', () => {
       const p = `db_rpt_pdf_${run}`;
       expect((await api('POST', '/v1/databases', { id: p, name: `Zahlungen Zoë ${run}`, type: 'postgresql' })).status).toBe(201);
       await ingest([rec('database.query', p, { user: 'Zoë 日本 😀', query: 'GRANT SELECT ON "Überweisungen" TO auditor_ß -- ≤ ✓' })]);
+      // A checkpoint that covers the events stored so far, for the report to name.
+      await waitFor(
+        async () =>
+          (
+            await system.db.query<{ done: boolean }>(
+              `SELECT (SELECT coalesce(max(tree_size), 0) FROM event_ingest.integrity_checkpoints) >= (SELECT last_seq FROM event_ingest.event_sequence) - 1 AS done`,
+            )
+          )[0]!.done,
+        30_000,
+        'a checkpoint covering the stored events',
+      );
       const report = await generate('pci_dss', [a, b, p]);
       expect(report.formats).toEqual(['json', 'csv', 'html', 'pdf']);
       expect(report.links.pdf).toMatch(new RegExp(`/v1/reports/${report.id}/download\\?format=pdf$`));
@@ -320,7 +331,14 @@ describe('databases and reports', () => {
       const jsonBytes = Buffer.from(await (await get('json')).arrayBuffer());
       const digest = createHash('sha256').update(jsonBytes).digest('hex');
       const doc = JSON.parse(jsonBytes.toString('utf8'));
-      expect(doc.integrity_checkpoint).toBeNull();
+      // The report names the newest signed checkpoint of its snapshot, exactly as the integrity API serves it.
+      const named = doc.integrity_checkpoint;
+      expect(named).toMatchObject({ tree_size: expect.any(Number), log_size: expect.any(Number) });
+      expect(named.log_size).toBeGreaterThanOrEqual(named.tree_size);
+      const served = await api('GET', `/v1/integrity/checkpoints/${named.tree_size}`);
+      expect(served.status).toBe(200);
+      const { log_size: _, ...checkpoint } = named;
+      expect(served.body).toMatchObject(checkpoint);
 
       const response = await get('pdf');
       expect(response.status).toBe(200);
@@ -333,7 +351,7 @@ describe('databases and reports', () => {
 
       const pages = pdfPages(pdf);
       const cover = pages[0]!;
-      for (const text of [report.title, 'pci_dss', report.id, `${start.toISOString()} to ${end.toISOString()} (UTC, end exclusive)`, a, b, `Zahlungen Zoë ${run}`, doc.generated_at, '(on request)', 'Integrity checkpoint', digest]) {
+      for (const text of [report.title, 'pci_dss', report.id, `${start.toISOString()} to ${end.toISOString()} (UTC, end exclusive)`, a, b, `Zahlungen Zoë ${run}`, doc.generated_at, '(on request)', 'Integrity checkpoint', named.root_hash, digest]) {
         expect(cover).toContain(text);
       }
       pages.forEach((page, i) => {

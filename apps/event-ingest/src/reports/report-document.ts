@@ -1,3 +1,5 @@
+import type { Checkpoint } from '@vigil/contracts';
+
 /** The stored, immutable content of a generated report; JSON, CSV, HTML and PDF are renderings of it. */
 export type Cell = string | number | null;
 
@@ -29,12 +31,20 @@ export interface ReportDocument {
   events_by_type: { type: string; severity: string; count: number }[];
   sections: ReportSection[];
   /**
-   * Reserved for the integrity checkpoint of the audit event store that covers this report's
-   * events (so a reader can prove they were not changed since). Reports are not tied to
-   * checkpoints yet: generation stores null, and documents stored before the field existed lack it.
-   * Its shape is defined when reports start naming checkpoints; the renderings show "none" until then.
+   * The newest signed checkpoint of the verifiable event log in the snapshot the report was computed
+   * from, and the log's size in that snapshot (docs/reports.md#integrity-checkpoint). Null when the
+   * log had no checkpoint yet; absent from documents stored before reports named checkpoints.
    */
-  integrity_checkpoint?: null;
+  integrity_checkpoint?: ReportCheckpoint | null;
+}
+
+/**
+ * A checkpoint as the integrity API serves it, plus `log_size`: every event the report counted is
+ * the leaf of a position below it (leaf index = sequence - 1). When `log_size` exceeds
+ * `tree_size`, the newest `log_size - tree_size` positions are covered by later checkpoints.
+ */
+export interface ReportCheckpoint extends Checkpoint {
+  log_size: number;
 }
 
 export const ROW_LIMIT = 500;

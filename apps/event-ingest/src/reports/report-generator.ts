@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AlertReport } from '@vigil/contracts';
 import type { EntityManager } from 'typeorm';
 import { fillAlertsSection } from './alerts-section';
-import type { Cell, ReportDocument, ReportSection } from './report-document';
+import type { Cell, ReportCheckpoint, ReportDocument, ReportSection } from './report-document';
 import { ROW_LIMIT } from './report-document';
 import { PRIVILEGED_OPS, relevantFilter, type ReportDefinition, type SectionDefinition } from './report-definitions';
 
@@ -58,6 +58,7 @@ export class ReportGenerator {
       `SELECT database_id, type, severity, sum(n) AS count, min(first_at) AS first_at, max(last_at) AS last_at FROM report_groups GROUP BY 1, 2, 3`,
     );
 
+    const integrityCheckpoint = await this.integrityCheckpoint(manager);
     const sections: ReportSection[] = [];
     for (const section of definition.sections) sections.push(await this.section(manager, section, scope, totals, names, alerts));
     sections.push(await this.retentionSection(manager));
@@ -88,7 +89,29 @@ export class ReportGenerator {
       summary,
       events_by_type: [...byType.values()].sort((a, b) => a.type.localeCompare(b.type) || a.severity.localeCompare(b.severity)),
       sections,
-      integrity_checkpoint: null,
+      integrity_checkpoint: integrityCheckpoint,
+    };
+  }
+
+  /**
+   * The newest checkpoint and the log's size, both read in the report's snapshot: the events the
+   * report counted are exactly those of positions below `log_size` (the sequence hands positions out
+   * in commit order), so a reader can prove them against this checkpoint or a later one.
+   */
+  private async integrityCheckpoint(manager: EntityManager): Promise<ReportCheckpoint | null> {
+    const [row]: { log_size: string; tree_size: string | null; root_hash: Buffer; timestamp: Date; key_id: string; signature: string }[] = await manager.query(
+      `SELECT s.last_seq::text AS log_size, c.tree_size::text AS tree_size, c.root_hash, c."timestamp", c.key_id, c.signature
+       FROM event_ingest.event_sequence s
+       LEFT JOIN LATERAL (SELECT * FROM event_ingest.integrity_checkpoints k ORDER BY k.tree_size DESC LIMIT 1) c ON true`,
+    );
+    if (!row?.tree_size) return null;
+    return {
+      tree_size: Number(row.tree_size),
+      root_hash: row.root_hash.toString('hex'),
+      timestamp: row.timestamp.toISOString(),
+      key_id: row.key_id,
+      signature: row.signature,
+      log_size: Number(row.log_size),
     };
   }
 

@@ -135,6 +135,12 @@ describe('PDF rendering', () => {
     expect((await renderPdf(document, digest)).equals(pdf)).toBe(true);
   });
 
+  it('prints a named checkpoint on the cover: tree size, key, root and signature', async () => {
+    const checkpoint = { tree_size: 512, root_hash: '0f'.repeat(32), timestamp: '2025-03-01T05:59:58.000Z', key_id: 'ik_cover', signature: 'QUJD'.repeat(22), log_size: 512 };
+    const cover = pdfPages(await renderPdf({ ...document, sections: [], integrity_checkpoint: checkpoint }, 'a'.repeat(64)))[0]!.replace(/\s+/g, '');
+    for (const text of ['treesize512', 'ik_cover', checkpoint.root_hash, checkpoint.signature]) expect(cover).toContain(text);
+  });
+
   it('renders a report stored before the integrity checkpoint field existed', async () => {
     const { integrity_checkpoint: _, ...older } = document;
     expect(pdfPages(await renderPdf({ ...older, sections: [] }, 'a'.repeat(64)))[0]).toContain('Integrity checkpoint');

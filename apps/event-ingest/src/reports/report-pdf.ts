@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit';
 import type { Cell, ReportDocument } from './report-document';
 import { clip, columnWidths, paginateTable, toWinAnsi } from './pdf-layout';
-import { formatNumber, metricText, NO_INTEGRITY_CHECKPOINT, scopeText } from './report-text';
+import { checkpointLines, formatNumber, metricText, scopeText } from './report-text';
 
 /**
  * The PDF rendering of a stored report document (docs/reports.md#pdf): a cover page (title, type,
@@ -139,10 +139,9 @@ class PdfWriter {
       ['Period', `${document.period.start} to ${document.period.end} (UTC, end exclusive)`],
       ['Scope', `${scopeText(document)}${databases.length ? `: ${databases.join(', ')}${more > 0 ? `, and ${more} more (see Scope)` : ''}` : ''}`],
       ['Generated', `${document.generated_at} by Vigil${document.schedule_id ? ` (schedule ${document.schedule_id})` : ' (on request)'}`],
-      // document.integrity_checkpoint is always null today (report-document.ts).
-      ['Integrity checkpoint', NO_INTEGRITY_CHECKPOINT],
     ];
     for (const [label, value] of rows) this.field(label, value);
+    for (const [label, value] of checkpointLines(document)) this.field(label, value, label === 'Integrity checkpoint' ? TEXT : MONO);
     this.field('Document digest (SHA-256)', digest, MONO);
     this.pdf.moveDown(0.4);
     this.text(

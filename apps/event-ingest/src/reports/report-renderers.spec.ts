@@ -55,6 +55,22 @@ describe('report renderings', () => {
     expect(html).toContain('<th scope="row">Integrity checkpoint</th><td>None:');
   });
 
+  it('names the integrity checkpoint in every rendering, and says when it does not cover the newest events', () => {
+    const checkpoint = { tree_size: 10_000, root_hash: 'ab'.repeat(32), timestamp: '2025-02-01T00:00:05.000Z', key_id: 'ik_1', signature: 'c2ln'.repeat(22), log_size: 10_042 };
+    const signed = { ...document, integrity_checkpoint: checkpoint };
+    const html = renderHtml(signed);
+    expect(html).toContain('tree size 10,000, signed 2025-02-01T00:00:05.000Z with key ik_1');
+    expect(html).toContain('the newest 42 (positions 10,000 to 10,041) are covered by later checkpoints');
+    expect(html).toContain(`<th scope="row">Checkpoint root (SHA-256)</th><td><code>${checkpoint.root_hash}</code></td>`);
+    expect(html).toContain(`<code>${checkpoint.signature}</code>`);
+    const csv = renderCsv(signed);
+    for (const line of ['integrity_tree_size,10000', `integrity_root_hash,${checkpoint.root_hash}`, 'integrity_key_id,ik_1', 'integrity_log_size,10042']) expect(csv).toContain(`${line}\r\n`);
+    expect(renderCsv(document)).not.toContain('integrity_');
+    expect(renderHtml({ ...signed, integrity_checkpoint: { ...checkpoint, log_size: 10_000 } })).toContain('every event this report counted (log positions below 10,000) is in this checkpoint');
+    const { integrity_checkpoint: _, ...older } = document;
+    expect(renderHtml(older)).toContain('generated before reports named integrity checkpoints');
+  });
+
   it('JSON: the canonical form, keys sorted at every level, whatever order the stored document has them in', () => {
     const shuffled = JSON.parse(JSON.stringify(document), (_key, value) =>
       value && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value,

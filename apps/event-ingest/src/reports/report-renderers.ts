@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ReportContentResponse, ReportFormat } from '@vigil/contracts';
 import type { Cell, ReportDocument } from './report-document';
 import { renderPdf } from './report-pdf';
-import { formatNumber, metricText, NO_INTEGRITY_CHECKPOINT, scopeText } from './report-text';
+import { checkpointLines, formatNumber, metricText, scopeText } from './report-text';
 
 /** JSON, CSV, HTML and PDF renderings of a stored report document (docs/reports.md#formats). */
 export async function renderReport(document: ReportDocument, format: ReportFormat): Promise<ReportContentResponse> {
@@ -77,6 +77,15 @@ export function renderCsv(document: ReportDocument): string {
   row(['period_end', document.period.end]);
   row(['databases', document.scope.all_databases ? 'all' : document.scope.databases.map((d) => d.id).join(' ')]);
   row(['generated_at', document.generated_at]);
+  const cp = document.integrity_checkpoint;
+  if (cp) {
+    row(['integrity_tree_size', cp.tree_size]);
+    row(['integrity_root_hash', cp.root_hash]);
+    row(['integrity_checkpoint_timestamp', cp.timestamp]);
+    row(['integrity_key_id', cp.key_id]);
+    row(['integrity_signature', cp.signature]);
+    row(['integrity_log_size', cp.log_size]);
+  }
   lines.push('');
   row(['section', 'metric', 'value']);
   for (const [k, v] of Object.entries(document.summary)) row(['summary', k, v]);
@@ -152,7 +161,7 @@ footer{margin-top:3em;border-top:1px solid #ccc;padding-top:.5em;color:#555;font
 <tr><th scope="row">Period</th><td>${e(document.period.start)} to ${e(document.period.end)} (UTC, end exclusive)</td></tr>
 <tr><th scope="row">Scope</th><td>${e(scope)}<ul>${dbList}</ul></td></tr>
 <tr><th scope="row">Generated</th><td>${e(document.generated_at)} by Vigil${document.schedule_id ? ` (schedule <code>${e(document.schedule_id)}</code>)` : ' (on request)'}</td></tr>
-<tr><th scope="row">Integrity checkpoint</th><td>${e(NO_INTEGRITY_CHECKPOINT)}</td></tr>
+${checkpointLines(document).map(([label, value]) => `<tr><th scope="row">${e(label)}</th><td>${label === 'Integrity checkpoint' ? e(value) : `<code>${e(value)}</code>`}</td></tr>`).join('\n')}
 </tbody></table>
 <h2>Summary</h2><table><tbody>${summary}</tbody></table>
 <h2>Control mapping</h2><table><thead><tr><th>Section</th><th>Controls</th><th>Status</th></tr></thead><tbody>${mapping}</tbody></table>

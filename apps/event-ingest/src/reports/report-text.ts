@@ -29,5 +29,22 @@ export function scopeText(document: ReportDocument): string {
     : `${document.scope.databases.length} database(s)`;
 }
 
-/** What the renderings say of the report's integrity checkpoint: none yet (report-document.ts `integrity_checkpoint`). */
-export const NO_INTEGRITY_CHECKPOINT = 'None: reports are not yet tied to an integrity checkpoint of the audit log.';
+/**
+ * What the renderings say of the report's integrity checkpoint (report-document.ts `integrity_checkpoint`),
+ * as label/value lines. Pure.
+ */
+export function checkpointLines(document: ReportDocument): [string, string][] {
+  const cp = document.integrity_checkpoint;
+  if (cp === undefined) return [['Integrity checkpoint', 'None: this report was generated before reports named integrity checkpoints.']];
+  if (cp === null) return [['Integrity checkpoint', 'None: the audit log had no signed checkpoint yet when this report was computed.']];
+  const covered =
+    cp.log_size <= cp.tree_size
+      ? `every event this report counted (log positions below ${formatNumber(cp.log_size)}) is in this checkpoint's tree`
+      : `events at log positions below ${formatNumber(cp.tree_size)} are in this checkpoint's tree; the newest ${formatNumber(cp.log_size - cp.tree_size)} ` +
+        `(positions ${formatNumber(cp.tree_size)} to ${formatNumber(cp.log_size - 1)}) are covered by later checkpoints`;
+  return [
+    ['Integrity checkpoint', `tree size ${formatNumber(cp.tree_size)}, signed ${cp.timestamp} with key ${cp.key_id}; ${covered}`],
+    ['Checkpoint root (SHA-256)', cp.root_hash],
+    ['Checkpoint signature (Ed25519)', cp.signature],
+  ];
+}
