@@ -1,4 +1,4 @@
-import { type ChildService, freePort, spawnTs, waitFor } from '@vigil/testing';
+import { type ChildService, freePort, spawnTs, startEarlyInWindow, waitFor } from '@vigil/testing';
 import { apiKey, openStream, shortLivedToken } from './testing/access';
 import { http, login } from './testing/http';
 import { startTestSystem, type TestSystem } from './testing/test-system';
@@ -52,8 +52,7 @@ describe('access across gateway replicas (Kafka, Redis)', () => {
     const statuses: number[] = [];
     // The limit counts in fixed one-minute windows: start early in one, so all eight attempts fall
     // into it (they take a few seconds), instead of straddling two.
-    const intoWindow = Date.now() % 60_000;
-    if (intoWindow > 40_000) await new Promise((r) => setTimeout(r, 60_000 - intoWindow + 200));
+    await startEarlyInWindow();
     for (let i = 0; i < 8; i++) {
       const target = i % 2 === 0 ? a! : b!;
       // One e-mail per attempt: the per-account back-off is the next test's.

@@ -1,5 +1,6 @@
 import { loadServiceConfig } from '@vigil/platform';
 import { gatewayService } from '@vigil/service/gateway';
+import { startEarlyInWindow } from '@vigil/testing';
 import { apiKey } from './testing/access';
 import { http, login } from './testing/http';
 import { startTestSystem, type TestSystem } from './testing/test-system';
@@ -29,6 +30,8 @@ describe('edge: behind a trusted proxy (TRUST_PROXY=127.0.0.1/32)', () => {
   });
 
   it('counts each client address (the right-most untrusted X-Forwarded-For entry) on its own', async () => {
+    // The per-address limit counts in fixed one-minute windows: all attempts must fall into one.
+    await startEarlyInWindow();
     const statuses: number[] = [];
     // A forged left part is the client's own claim: only the entry the proxy appended counts.
     for (let i = 0; i < 4; i++) statuses.push((await attempt(system, `10.9.9.${i}, 203.0.113.10`)).status);
@@ -79,6 +82,7 @@ describe('edge: behind a trusted proxy (TRUST_PROXY=127.0.0.1/32)', () => {
     const { key } = await apiKey(system.gatewayUrl, admin, ['read:logs']);
     const probe = (token: string, address: string) =>
       http(system.gatewayUrl, 'GET', '/v1/events/evt_00000000000000000000000000', { token, headers: { 'x-forwarded-for': address } });
+    await startEarlyInWindow();
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await probe(`vigil_ak_guess${i}`, '203.0.113.60')).status);
     expect(statuses).toEqual([401, 401, 401]);
@@ -101,6 +105,7 @@ describe('edge: from an untrusted peer (TRUST_PROXY unset)', () => {
   });
 
   it('ignores X-Forwarded-For: every claimed address shares the peer\'s budget', async () => {
+    await startEarlyInWindow();
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await attempt(system, `203.0.113.${20 + i}`)).status);
     expect(statuses).toEqual([401, 401, 401, 429]);

@@ -29,3 +29,14 @@ export async function waitFor<T>(check: () => Promise<T | undefined | false> | T
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ''}`);
 }
+
+/**
+ * Waits, when needed, until at least `needMs` remain of the current fixed window of `windowMs`
+ * (windows start at multiples of `windowMs` since the epoch, as the gateway's rate limits count):
+ * a test that fills a small per-minute limit then sees all its attempts counted in one window,
+ * never split over two.
+ */
+export async function startEarlyInWindow(needMs = 20_000, windowMs = 60_000): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 200));
+}
