@@ -67,7 +67,8 @@ export class AlertDestinationsService {
     const merged = mergeDestination(input);
     await this.check(merged);
     const row = await this.dataSource.transaction(async (manager) => {
-      const inserted = await this.destinations.insert({ id: newId('destination'), ...this.toRow(merged) }, manager);
+      const id = newId('destination');
+      const inserted = await this.destinations.insert({ id, ...this.toRow(id, merged) }, manager);
       if (!inserted) throw this.nameTaken(merged.settings.name);
       await this.audit.record(manager, { type: 'vigil.alert_destination.created', target: { type: 'alert_destination', id: inserted.id }, after: auditView(inserted) });
       return inserted;
@@ -86,10 +87,10 @@ export class AlertDestinationsService {
 
   async update(id: string, changes: AlertDestinationInput): Promise<AlertDestinationResponse> {
     const current = await this.require(id);
-    const merged = mergeDestination(changes, { settings: current.settings, secrets: this.sender.openSecrets(current.secrets_sealed) });
+    const merged = mergeDestination(changes, { settings: current.settings, secrets: this.sender.openSecrets(id, current.secrets_sealed) });
     await this.check(merged);
     const row = await this.dataSource.transaction(async (manager) => {
-      const updated = await this.destinations.update({ id, ...this.toRow(merged) }, manager);
+      const updated = await this.destinations.update({ id, ...this.toRow(id, merged) }, manager);
       if (updated === 'taken') throw this.nameTaken(merged.settings.name);
       if (!updated) throw DomainException.notFound('alert destination', id, AlertDestinationsErrorCode.DestinationNotFound);
       await this.audit.record(manager, {
@@ -143,7 +144,7 @@ export class AlertDestinationsService {
     let last: Awaited<ReturnType<AlertSender['attempt']>> | undefined;
     for (let attempt = 1; ; attempt++) {
       if (attempt > 1) await new Promise((r) => setTimeout(r, settings.retry_delay_seconds * 1000));
-      last = await this.sender.attempt(settings, destination.secrets_sealed, alert, deliveryId);
+      last = await this.sender.attempt(destination.id, settings, destination.secrets_sealed, alert, deliveryId);
       const nextWouldEnd = performance.now() - started + (settings.retry_delay_seconds + settings.timeout_seconds) * 1000;
       const final = last.success || attempt === settings.retry_attempts + 1 || nextWouldEnd > TEST_BUDGET_MS;
       await this.deliveries.complete(null, [
@@ -196,13 +197,13 @@ export class AlertDestinationsService {
     };
   }
 
-  private toRow(merged: MergedDestination): Omit<DestinationRow, 'id' | 'created_at' | 'updated_at'> {
+  private toRow(id: string, merged: MergedDestination): Omit<DestinationRow, 'id' | 'created_at' | 'updated_at'> {
     const secretsSet = AlertDestinationSecretFields.filter((f) => merged.secrets[f] !== undefined);
     return {
       name: merged.settings.name,
       enabled: merged.settings.enabled,
       settings: merged.settings,
-      secrets_sealed: this.sender.sealSecrets(merged.secrets),
+      secrets_sealed: this.sender.sealSecrets(id, merged.secrets),
       secrets_set: secretsSet,
     };
   }
