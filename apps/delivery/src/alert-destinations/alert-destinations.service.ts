@@ -13,7 +13,7 @@ import {
 } from '@vigil/contracts';
 import { newId, ulid } from '@vigil/domain';
 import { AuditTrail } from '@vigil/messaging';
-import { DomainException } from '@vigil/platform';
+import { DomainException, SecretOpenError } from '@vigil/platform';
 import { DataSource } from 'typeorm';
 import { type AlertAttemptRow, AlertDeliveriesRepository, type AlertDeliveryRow } from './alert-deliveries.repository';
 import { AlertDestinationsRepository, type DestinationRow } from './alert-destinations.repository';
@@ -29,6 +29,7 @@ export enum AlertDestinationsErrorCode {
   InvalidDestination = 'invalid_alert_destination',
   InvalidTemplate = 'invalid_payload_template',
   UrlNotAllowed = 'alert_destination_url_not_allowed',
+  SecretsUnreadable = 'alert_destination_secrets_unreadable',
 }
 
 /** A test alert runs inline; retries stop once the next attempt could not finish within this budget. */
@@ -87,7 +88,7 @@ export class AlertDestinationsService {
 
   async update(id: string, changes: AlertDestinationInput): Promise<AlertDestinationResponse> {
     const current = await this.require(id);
-    const merged = mergeDestination(changes, { settings: current.settings, secrets: this.sender.openSecrets(id, current.secrets_sealed) });
+    const merged = mergeDestination(changes, { settings: current.settings, secrets: this.storedSecrets(current, changes) });
     await this.check(merged);
     const row = await this.dataSource.transaction(async (manager) => {
       const updated = await this.destinations.update({ id, ...this.toRow(id, merged) }, manager);
@@ -195,6 +196,25 @@ export class AlertDestinationsService {
       completed_at: iso(row.completed_at),
       attempts: attempts.map(toAttempt),
     };
+  }
+
+  /**
+   * The stored secrets an update merges with. When they do not open (sealed for another row, or
+   * with a key no longer configured) nothing of them is used: the update is refused, unless it
+   * moves the destination to a new url, which drops stored secrets anyway.
+   */
+  private storedSecrets(current: DestinationRow, changes: AlertDestinationInput): MergedDestination['secrets'] {
+    try {
+      return this.sender.openSecrets(current.id, current.secrets_sealed);
+    } catch (error) {
+      if (!(error instanceof SecretOpenError)) throw error;
+      if (changes.url !== undefined && changes.url !== current.settings.url) return {};
+      throw new DomainException(
+        409,
+        AlertDestinationsErrorCode.SecretsUnreadable,
+        'The stored secrets of this destination do not open (sealed for another destination, or with a key no longer configured). Send its secrets again with a new url, or delete it and create it again.',
+      );
+    }
   }
 
   private toRow(id: string, merged: MergedDestination): Omit<DestinationRow, 'id' | 'created_at' | 'updated_at'> {
