@@ -127,7 +127,7 @@ describe('secrets at rest', () => {
     await expectSignedWith('/a', secretA);
   }, 60_000);
 
-  it('seals for the column: a webhook secret copied into an alert destination does not open there, and no request is made', async () => {
+  it('seals for the column: a webhook secret copied into an alert destination does not open there, no request is made and an update is refused', async () => {
     const own = await sealed(DESTINATION, destination);
     await setSealed(DESTINATION, destination, await sealed(WEBHOOK, hookA));
     const refused = await api('POST', '/v1/alerts/test', { destination_id: destination });
@@ -135,6 +135,11 @@ describe('secrets at rest', () => {
     expect(refused.body).toMatchObject({ success: false, status_code: null });
     expect(refused.body.error).toContain(`the secret in delivery.alert_destinations.secrets_sealed:${destination} does not open`);
     expect(receiver.on('/dest')).toHaveLength(0);
+    // An update merges with the stored secrets: refused (a problem document), nothing changed.
+    const patched = await api('PATCH', `/v1/alert-destinations/${destination}`, { rate_limit: 10 });
+    expect(patched.status).toBe(409);
+    expect(patched.body).toMatchObject({ code: 'alert_destination_secrets_unreadable', status: 409 });
+    expect((await api('GET', `/v1/alert-destinations/${destination}`)).body.rate_limit).toBe(60);
 
     await setSealed(DESTINATION, destination, own);
     expect((await api('POST', '/v1/alerts/test', { destination_id: destination })).body.success).toBe(true);
