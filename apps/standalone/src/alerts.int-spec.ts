@@ -69,7 +69,7 @@ describe('alerts and alert destinations', () => {
       expect(list.body.data.some((d: { id: string }) => d.id === created.id)).toBe(true);
       expect(JSON.stringify(list.body)).not.toContain('bearer-secret-value');
       const [row] = await system.db.query<{ secrets_sealed: string; settings: object }>(`SELECT secrets_sealed, settings FROM delivery.alert_destinations WHERE id = $1`, [created.id]);
-      expect(row!.secrets_sealed).toMatch(/^v1\./);
+      expect(row!.secrets_sealed).toMatch(/^v2\./);
       expect(JSON.stringify(row)).not.toContain('bearer-secret-value');
 
       const patched = await api('PATCH', `/v1/alert-destinations/${created.id}`, { rate_limit: 10, method: 'PUT' });

@@ -72,7 +72,7 @@ describe('webhooks', () => {
     expect(list.body.data.some((w: { id: string }) => w.id === id)).toBe(true);
     expect(JSON.stringify(list.body)).not.toContain(secret);
     const [row] = await system.db.query<{ secret_sealed: string; secret_key_id: string }>(`SELECT secret_sealed, secret_key_id FROM delivery.webhooks WHERE id = $1`, [id]);
-    expect(row!.secret_sealed).toMatch(/^v1\./);
+    expect(row!.secret_sealed).toMatch(/^v2\./);
     expect(row!.secret_sealed).not.toContain(secret);
     expect(row!.secret_sealed.split('.')[1]).toBe(row!.secret_key_id);
   });

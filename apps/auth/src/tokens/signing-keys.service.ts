@@ -2,10 +2,11 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ACCESS_TOKEN_ALGORITHM, type JsonWebKeySet, type SigningKeyRotationResponse } from '@vigil/contracts';
 import { ulid } from '@vigil/domain';
-import { CONFIG, LOGGER, type Logger, SecretBox } from '@vigil/platform';
+import { CONFIG, LOGGER, type Logger, SecretBox, secretContext } from '@vigil/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { AuthConfig } from '../auth.service-definition';
 import { AuditTrail } from '@vigil/messaging';
+import { SIGNING_KEY_PRIVATE } from '../database/sealed-columns';
 
 export const JWT_ALGORITHM = ACCESS_TOKEN_ALGORITHM;
 
@@ -52,7 +53,7 @@ export class SigningKeysService implements OnModuleInit, OnApplicationShutdown {
     @Inject(LOGGER) private readonly logger: Logger,
     @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {
-    this.box = new SecretBox(config.VIGIL_ENCRYPTION_KEYS);
+    this.box = new SecretBox(config.VIGIL_ENCRYPTION_KEYS, logger);
   }
 
   async onModuleInit() {
@@ -83,7 +84,7 @@ export class SigningKeysService implements OnModuleInit, OnApplicationShutdown {
     await manager.query(`INSERT INTO auth.signing_keys (kid, alg, private_key, public_jwk) VALUES ($1, $2, $3, $4)`, [
       kid,
       JWT_ALGORITHM,
-      this.box.seal(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString()),
+      this.box.seal(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), secretContext(SIGNING_KEY_PRIVATE, kid)),
       JSON.stringify(jwk),
     ]);
     return kid;
@@ -149,7 +150,7 @@ export class SigningKeysService implements OnModuleInit, OnApplicationShutdown {
        WHERE retired_at IS NULL OR published_until > now() ORDER BY created_at DESC`,
     );
     const current = rows.find((r) => !r.retired_at)!;
-    if (this.active?.kid !== current.kid) this.active = { kid: current.kid, privateKey: createPrivateKey(this.box.open(current.private_key)) };
+    if (this.active?.kid !== current.kid) this.active = { kid: current.kid, privateKey: createPrivateKey(this.box.open(current.private_key, secretContext(SIGNING_KEY_PRIVATE, current.kid))) };
     this.rows = rows;
     this.jwks = { keys: rows.map((r) => r.public_jwk as JsonWebKeySet['keys'][number]) };
     this.publicByKid = new Map(rows.map((r) => [r.kid, createPublicKey({ key: r.public_jwk as never, format: 'jwk' })]));

@@ -150,7 +150,7 @@ export class AlertDeliveryWorker implements OnApplicationBootstrap, OnModuleDest
   }
 
   private async attempt(delivery: ClaimedAlertDelivery): Promise<AlertAttemptRecord> {
-    const result = await this.sender.attempt(delivery.settings, delivery.secrets_sealed, delivery.alert, delivery.id);
+    const result = await this.sender.attempt(delivery.destination_id, delivery.settings, delivery.secrets_sealed, delivery.alert, delivery.id);
     const attempt = delivery.attempt_count + 1;
     // retry_attempts retries after the first attempt, retry_delay_seconds apart.
     const retry = !result.success && attempt <= delivery.settings.retry_attempts;

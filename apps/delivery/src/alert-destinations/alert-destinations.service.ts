@@ -13,7 +13,7 @@ import {
 } from '@vigil/contracts';
 import { newId, ulid } from '@vigil/domain';
 import { AuditTrail } from '@vigil/messaging';
-import { DomainException } from '@vigil/platform';
+import { DomainException, SecretOpenError } from '@vigil/platform';
 import { DataSource } from 'typeorm';
 import { type AlertAttemptRow, AlertDeliveriesRepository, type AlertDeliveryRow } from './alert-deliveries.repository';
 import { AlertDestinationsRepository, type DestinationRow } from './alert-destinations.repository';
@@ -29,6 +29,7 @@ export enum AlertDestinationsErrorCode {
   InvalidDestination = 'invalid_alert_destination',
   InvalidTemplate = 'invalid_payload_template',
   UrlNotAllowed = 'alert_destination_url_not_allowed',
+  SecretsUnreadable = 'alert_destination_secrets_unreadable',
 }
 
 /** A test alert runs inline; retries stop once the next attempt could not finish within this budget. */
@@ -67,7 +68,8 @@ export class AlertDestinationsService {
     const merged = mergeDestination(input);
     await this.check(merged);
     const row = await this.dataSource.transaction(async (manager) => {
-      const inserted = await this.destinations.insert({ id: newId('destination'), ...this.toRow(merged) }, manager);
+      const id = newId('destination');
+      const inserted = await this.destinations.insert({ id, ...this.toRow(id, merged) }, manager);
       if (!inserted) throw this.nameTaken(merged.settings.name);
       await this.audit.record(manager, { type: 'vigil.alert_destination.created', target: { type: 'alert_destination', id: inserted.id }, after: auditView(inserted) });
       return inserted;
@@ -86,10 +88,10 @@ export class AlertDestinationsService {
 
   async update(id: string, changes: AlertDestinationInput): Promise<AlertDestinationResponse> {
     const current = await this.require(id);
-    const merged = mergeDestination(changes, { settings: current.settings, secrets: this.sender.openSecrets(current.secrets_sealed) });
+    const merged = mergeDestination(changes, { settings: current.settings, secrets: this.storedSecrets(current, changes) });
     await this.check(merged);
     const row = await this.dataSource.transaction(async (manager) => {
-      const updated = await this.destinations.update({ id, ...this.toRow(merged) }, manager);
+      const updated = await this.destinations.update({ id, ...this.toRow(id, merged) }, manager);
       if (updated === 'taken') throw this.nameTaken(merged.settings.name);
       if (!updated) throw DomainException.notFound('alert destination', id, AlertDestinationsErrorCode.DestinationNotFound);
       await this.audit.record(manager, {
@@ -143,7 +145,7 @@ export class AlertDestinationsService {
     let last: Awaited<ReturnType<AlertSender['attempt']>> | undefined;
     for (let attempt = 1; ; attempt++) {
       if (attempt > 1) await new Promise((r) => setTimeout(r, settings.retry_delay_seconds * 1000));
-      last = await this.sender.attempt(settings, destination.secrets_sealed, alert, deliveryId);
+      last = await this.sender.attempt(destination.id, settings, destination.secrets_sealed, alert, deliveryId);
       const nextWouldEnd = performance.now() - started + (settings.retry_delay_seconds + settings.timeout_seconds) * 1000;
       const final = last.success || attempt === settings.retry_attempts + 1 || nextWouldEnd > TEST_BUDGET_MS;
       await this.deliveries.complete(null, [
@@ -196,13 +198,32 @@ export class AlertDestinationsService {
     };
   }
 
-  private toRow(merged: MergedDestination): Omit<DestinationRow, 'id' | 'created_at' | 'updated_at'> {
+  /**
+   * The stored secrets an update merges with. When they do not open (sealed for another row, or
+   * with a key no longer configured) nothing of them is used: the update is refused, unless it
+   * moves the destination to a new url, which drops stored secrets anyway.
+   */
+  private storedSecrets(current: DestinationRow, changes: AlertDestinationInput): MergedDestination['secrets'] {
+    try {
+      return this.sender.openSecrets(current.id, current.secrets_sealed);
+    } catch (error) {
+      if (!(error instanceof SecretOpenError)) throw error;
+      if (changes.url !== undefined && changes.url !== current.settings.url) return {};
+      throw new DomainException(
+        409,
+        AlertDestinationsErrorCode.SecretsUnreadable,
+        'The stored secrets of this destination do not open (sealed for another destination, or with a key no longer configured). Send its secrets again with a new url, or delete it and create it again.',
+      );
+    }
+  }
+
+  private toRow(id: string, merged: MergedDestination): Omit<DestinationRow, 'id' | 'created_at' | 'updated_at'> {
     const secretsSet = AlertDestinationSecretFields.filter((f) => merged.secrets[f] !== undefined);
     return {
       name: merged.settings.name,
       enabled: merged.settings.enabled,
       settings: merged.settings,
-      secrets_sealed: this.sender.sealSecrets(merged.secrets),
+      secrets_sealed: this.sender.sealSecrets(id, merged.secrets),
       secrets_set: secretsSet,
     };
   }

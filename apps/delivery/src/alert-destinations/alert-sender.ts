@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AlertDestinationSettings } from '@vigil/contracts';
-import { CONFIG, SecretBox } from '@vigil/platform';
+import { CONFIG, SecretBox, secretContext } from '@vigil/platform';
+import { DESTINATION_SECRETS } from '../database/sealed-columns';
 import type { DeliveryConfig } from '../delivery.service-definition';
 import { EgressClient } from '../egress/egress-client';
 import type { AlertSnapshot } from './alert-payload';
@@ -32,27 +33,37 @@ export class AlertSender {
     @Inject(CONFIG) private readonly config: DeliveryConfig,
   ) {}
 
-  sealSecrets(secrets: DestinationSecrets): string | null {
-    return Object.keys(secrets).length ? this.box.seal(JSON.stringify(secrets)) : null;
+  /** The secret fields of the destination `destinationId`, sealed for its row (null when there are none). */
+  sealSecrets(destinationId: string, secrets: DestinationSecrets): string | null {
+    return Object.keys(secrets).length ? this.box.seal(JSON.stringify(secrets), secretContext(DESTINATION_SECRETS, destinationId)) : null;
   }
 
-  openSecrets(sealed: string | null): DestinationSecrets {
+  /** Cached by destination and sealed value: the same value read from another row must still be refused. */
+  openSecrets(destinationId: string, sealed: string | null): DestinationSecrets {
     if (!sealed) return {};
-    let secrets = this.secretCache.get(sealed);
+    const context = secretContext(DESTINATION_SECRETS, destinationId);
+    const cacheKey = `${context}\n${sealed}`;
+    let secrets = this.secretCache.get(cacheKey);
     if (!secrets) {
-      secrets = JSON.parse(this.box.open(sealed)) as DestinationSecrets;
+      secrets = JSON.parse(this.box.open(sealed, context)) as DestinationSecrets;
       if (this.secretCache.size > 10_000) this.secretCache.clear();
-      this.secretCache.set(sealed, secrets);
+      this.secretCache.set(cacheKey, secrets);
     }
     return secrets;
   }
 
   /** `deliveryId` names the delivery this attempt belongs to (the same on every retry of it). */
-  async attempt(settings: AlertDestinationSettings, secretsSealed: string | null, alert: AlertSnapshot, deliveryId: string): Promise<AlertAttemptResult> {
+  async attempt(
+    destinationId: string,
+    settings: AlertDestinationSettings,
+    secretsSealed: string | null,
+    alert: AlertSnapshot,
+    deliveryId: string,
+  ): Promise<AlertAttemptResult> {
     const startedAt = new Date();
     let request;
     try {
-      request = buildAlertRequest(settings, this.openSecrets(secretsSealed), alert, this.config.DASHBOARD_URL, this.templates, {
+      request = buildAlertRequest(settings, this.openSecrets(destinationId, secretsSealed), alert, this.config.DASHBOARD_URL, this.templates, {
         deliveryId,
         timestamp: Math.floor(startedAt.getTime() / 1000),
       });

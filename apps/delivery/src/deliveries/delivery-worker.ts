@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ulid } from '@vigil/domain';
 import { quoteIdent } from '@vigil/database';
-import { CONFIG, Counter, Histogram, LOGGER, type Logger, Registry, SecretBox, serviceTracer } from '@vigil/platform';
+import { CONFIG, Counter, Histogram, LOGGER, type Logger, Registry, SecretBox, secretContext, serviceTracer } from '@vigil/platform';
 import { inAttemptSpan } from './attempt-span';
 import { DataSource } from 'typeorm';
+import { WEBHOOK_SECRET } from '../database/sealed-columns';
 import type { DeliveryConfig } from '../delivery.service-definition';
 import { EgressClient, type EgressResult } from '../egress/egress-client';
 import { signedHeaders } from '../webhooks/webhook-payload';
@@ -238,12 +239,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     void this.flush();
   }
 
-  private openSecret(sealed: string): string {
-    let secret = this.secretCache.get(sealed);
+  /** Cached by subscription and sealed value: the same value read from another row must still be refused. */
+  private openSecret(webhookId: string, sealed: string): string {
+    const context = secretContext(WEBHOOK_SECRET, webhookId);
+    const cacheKey = `${context}\n${sealed}`;
+    let secret = this.secretCache.get(cacheKey);
     if (secret === undefined) {
-      secret = this.secrets.open(sealed);
+      secret = this.secrets.open(sealed, context);
       if (this.secretCache.size > 10_000) this.secretCache.clear();
-      this.secretCache.set(sealed, secret);
+      this.secretCache.set(cacheKey, secret);
     }
     return secret;
   }
@@ -291,7 +295,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const startedAt = new Date();
     let result: EgressResult;
     try {
-      const headers = signedHeaders(delivery.form, this.openSecret(delivery.secret_sealed), delivery.body, {
+      const headers = signedHeaders(delivery.form, this.openSecret(delivery.webhook_id, delivery.secret_sealed), delivery.body, {
         eventType: delivery.event_type,
         deliveryId: delivery.id,
         deliveryAttemptId: attemptId,

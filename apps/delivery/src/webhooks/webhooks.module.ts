@@ -17,8 +17,8 @@ import { WebhooksService } from './webhooks.service';
   providers: [
     {
       provide: SecretBox,
-      inject: [CONFIG],
-      useFactory: (config: DeliveryConfig) => new SecretBox(config.VIGIL_ENCRYPTION_KEYS),
+      inject: [CONFIG, LOGGER],
+      useFactory: (config: DeliveryConfig, logger: Logger) => new SecretBox(config.VIGIL_ENCRYPTION_KEYS, logger),
     },
     {
       provide: EgressClient,

@@ -20,11 +20,12 @@ import {
 } from '@vigil/contracts';
 import { newId } from '@vigil/domain';
 import { AuditTrail } from '@vigil/messaging';
-import { DomainException, SecretBox } from '@vigil/platform';
+import { DomainException, SecretBox, secretContext } from '@vigil/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type AttemptRow, DeliveriesRepository, type DeliveryRow } from '../deliveries/deliveries.repository';
 import { newDeliveryId, RETRY_SCHEDULE } from '../deliveries/delivery-router';
 import type { RetrySchedule } from '../deliveries/retry-schedule';
+import { WEBHOOK_SECRET } from '../database/sealed-columns';
 import { EgressClient } from '../egress/egress-client';
 import { webhookBody, type WebhookEvent } from './webhook-payload';
 import { type WebhookRow, WebhooksRepository } from './webhooks.repository';
@@ -100,14 +101,15 @@ export class WebhooksService {
     const events = this.checkEvents(request.events);
     await this.checkUrl(request.url);
     const secret = form === 'A' ? request.secret! : `whsec_${randomBytes(32).toString('base64url')}`;
+    const id = newId('webhook');
     const row = await this.dataSource.transaction(async (manager) => {
       const inserted = await this.webhooks.insert(
         {
-          id: newId('webhook'),
+          id,
           url: request.url,
           events,
           form,
-          secret_sealed: this.secrets.seal(secret),
+          secret_sealed: this.secrets.seal(secret, secretContext(WEBHOOK_SECRET, id)),
           secret_key_id: this.secrets.currentKeyId,
           description: request.description ?? '',
           active: request.active ?? true,

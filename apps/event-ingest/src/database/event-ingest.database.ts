@@ -1,12 +1,16 @@
 import type { ServiceDatabase } from '@vigil/database';
+import { newId } from '@vigil/domain';
+import { recordResealedSecrets } from '@vigil/messaging';
 import { eventIngestConfigSpec } from '../config/event-ingest.config';
 import { eventIngestMigrations } from './migrations';
 import { EVENT_INGEST_SCHEMA } from './schema';
+import { EVENT_INGEST_SEALED_COLUMNS } from './sealed-columns';
 
 /** The event-ingest service's schema, its migrations and its runtime role's grants (docs/operations.md#database-roles). */
 export const eventIngestDatabase: ServiceDatabase = {
   service: 'event-ingest',
   schema: EVENT_INGEST_SCHEMA,
+  secrets: { columns: EVENT_INGEST_SEALED_COLUMNS, record: recordResealedSecrets('event-ingest', EVENT_INGEST_SCHEMA, () => newId('event')) },
   migrations: eventIngestMigrations,
   runtime: {
     readOnlyTables: ['retention_floor'],

@@ -1,8 +1,9 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { IntegrityKey } from '@vigil/contracts';
-import { CONFIG, LOGGER, type Logger, SecretBox } from '@vigil/platform';
+import { CONFIG, LOGGER, type Logger, SecretBox, secretContext } from '@vigil/platform';
 import { DataSource, type EntityManager } from 'typeorm';
+import { INTEGRITY_KEY_PRIVATE } from '../database/sealed-columns';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
 import { AuditTrail } from '@vigil/messaging';
 
@@ -62,8 +63,8 @@ export class SigningKeys implements OnModuleInit {
     @Inject(LOGGER) logger: Logger,
     @Inject(AuditTrail) private readonly audit: AuditTrail,
   ) {
-    this.box = new SecretBox(config.VIGIL_ENCRYPTION_KEYS);
     this.logger = logger.child({ component: 'integrity-keys' });
+    this.box = new SecretBox(config.VIGIL_ENCRYPTION_KEYS, this.logger);
   }
 
   async onModuleInit() {
@@ -79,11 +80,12 @@ export class SigningKeys implements OnModuleInit {
   private async create(manager: EntityManager, reason: string): Promise<KeyRow> {
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     const raw = rawPublicKey(publicKey);
-    const sealed = this.box.seal(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
+    const keyId = keyIdOf(raw);
+    const sealed = this.box.seal(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), secretContext(INTEGRITY_KEY_PRIVATE, keyId));
     const [row]: KeyRow[] = await manager.query(
       `INSERT INTO event_ingest.integrity_keys (key_id, public_key, private_key, valid_from, reason)
        VALUES ($1, $2, $3, clock_timestamp(), $4) RETURNING key_id, public_key, private_key, valid_from, valid_until`,
-      [keyIdOf(raw), raw.toString('base64'), sealed, reason],
+      [keyId, raw.toString('base64'), sealed, reason],
     );
     this.logger.info({ key_id: row!.key_id, reason }, 'checkpoint signing key created');
     return row!;
@@ -123,7 +125,7 @@ export class SigningKeys implements OnModuleInit {
   async signingKey(manager: EntityManager = this.dataSource.manager): Promise<{ keyId: string; privateKey: KeyObject }> {
     const [row]: KeyRow[] = await manager.query(`SELECT key_id, private_key FROM event_ingest.integrity_keys WHERE valid_until IS NULL`);
     if (!row) throw new Error('no active checkpoint signing key');
-    if (this.cached?.keyId !== row.key_id) this.cached = { keyId: row.key_id, privateKey: createPrivateKey(this.box.open(row.private_key)) };
+    if (this.cached?.keyId !== row.key_id) this.cached = { keyId: row.key_id, privateKey: createPrivateKey(this.box.open(row.private_key, secretContext(INTEGRITY_KEY_PRIVATE, row.key_id))) };
     return this.cached;
   }
 

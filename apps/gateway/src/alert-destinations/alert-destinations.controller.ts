@@ -40,6 +40,9 @@ const READ = 'read:alerts';
 const WRITE = 'write:alerts';
 const INVALID = 'Settings out of bounds or inconsistent (`invalid_alert_destination`, every offending field in `errors[].field`), a template that does not compile or render valid JSON (`invalid_payload_template`, with the line), or a URL that is not allowed (`alert_destination_url_not_allowed`).';
 
+const CONFLICT_ON_UPDATE =
+  '`alert_destination_name_taken`, or `alert_destination_secrets_unreadable`: the stored secrets do not open (sealed for another destination, or with a key no longer configured; docs/operations.md#secrets-at-rest) and the request does not move the destination to a new url.';
+
 /** Only the fields the client sent (null included: it resets a field or clears a secret). */
 function changesOf(body: UpdateAlertDestinationDto): AlertDestinationInput {
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)) as AlertDestinationInput;
@@ -91,7 +94,7 @@ export class AlertDestinationsController {
   @ApiOperation({ summary: 'Update an alert destination', description: 'Fields sent change, fields omitted stay; `null` resets a setting to its default or clears a secret. Same as PATCH.' })
   @ApiOkResponse({ type: AlertDestinationView })
   @ApiNotFoundResponse({ description: '`alert_destination_not_found`.' })
-  @ApiConflictResponse({ description: '`alert_destination_name_taken`.' })
+  @ApiConflictResponse({ description: CONFLICT_ON_UPDATE })
   @ApiUnprocessableEntityResponse({ description: INVALID })
   put(@Param('destination_id') id: string, @Body() body: UpdateAlertDestinationDto): Promise<AlertDestinationResponse> {
     return this.update(id, body);
@@ -103,7 +106,7 @@ export class AlertDestinationsController {
   @ApiOperation({ summary: 'Update an alert destination', description: 'Fields sent change, fields omitted stay; `null` resets a setting to its default or clears a secret.' })
   @ApiOkResponse({ type: AlertDestinationView })
   @ApiNotFoundResponse({ description: '`alert_destination_not_found`.' })
-  @ApiConflictResponse({ description: '`alert_destination_name_taken`.' })
+  @ApiConflictResponse({ description: CONFLICT_ON_UPDATE })
   @ApiUnprocessableEntityResponse({ description: INVALID })
   patch(@Param('destination_id') id: string, @Body() body: UpdateAlertDestinationDto): Promise<AlertDestinationResponse> {
     return this.update(id, body);

@@ -1,9 +1,10 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { POLICY_SNAPSHOT_SIGNATURE_PURPOSE, type PolicySigningKey, type PolicySnapshot } from '@vigil/contracts';
-import { CONFIG, type DocumentSignature, LOGGER, type Logger, newSigningKey, SecretBox, signDocument } from '@vigil/platform';
+import { CONFIG, type DocumentSignature, LOGGER, type Logger, newSigningKey, SecretBox, secretContext, signDocument } from '@vigil/platform';
 import { ulid } from '@vigil/domain';
 import { DataSource } from 'typeorm';
+import { SNAPSHOT_SIGNING_KEY_PRIVATE } from '../database/sealed-columns';
 import type { PolicyConfig } from '../policy.service-definition';
 
 interface KeyRow {
@@ -35,7 +36,7 @@ export class SnapshotSigner implements OnModuleInit {
     @Inject(CONFIG) private readonly config: PolicyConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.box = new SecretBox(config.VIGIL_ENCRYPTION_KEYS);
+    this.box = new SecretBox(config.VIGIL_ENCRYPTION_KEYS, logger);
   }
 
   async onModuleInit() {
@@ -73,10 +74,14 @@ export class SnapshotSigner implements OnModuleInit {
       if (current) await manager.query(`UPDATE policy.snapshot_signing_keys SET retired_at = now() WHERE key_id = $1`, [current.key_id]);
       const { privatePem, publicKey } = newSigningKey();
       const keyId = `psk_${ulid()}`;
-      await manager.query(`INSERT INTO policy.snapshot_signing_keys (key_id, public_key, private_key) VALUES ($1, $2, $3)`, [keyId, publicKey, this.box.seal(privatePem)]);
+      await manager.query(`INSERT INTO policy.snapshot_signing_keys (key_id, public_key, private_key) VALUES ($1, $2, $3)`, [
+        keyId,
+        publicKey,
+        this.box.seal(privatePem, secretContext(SNAPSHOT_SIGNING_KEY_PRIVATE, keyId)),
+      ]);
       this.logger.info({ key_id: keyId, replaced: current?.key_id ?? null }, 'new policy snapshot signing key');
     });
     const [row]: KeyRow[] = await this.dataSource.query(`SELECT key_id, private_key, created_at FROM policy.snapshot_signing_keys WHERE retired_at IS NULL`);
-    this.active = { keyId: row!.key_id, privateKey: createPrivateKey(this.box.open(row!.private_key)), createdAt: row!.created_at };
+    this.active = { keyId: row!.key_id, privateKey: createPrivateKey(this.box.open(row!.private_key, secretContext(SNAPSHOT_SIGNING_KEY_PRIVATE, row!.key_id))), createdAt: row!.created_at };
   }
 }

@@ -9,7 +9,7 @@ import { http, login } from './http';
 export async function signingKey(system: TestSystem): Promise<{ kid: string; key: KeyObject }> {
   const box = new SecretBox([readFileSync(join(system.dataDir, 'encryption.key'), 'utf8').trim()]);
   const [row] = await system.db.query<{ kid: string; private_key: string }>(`SELECT kid, private_key FROM auth.signing_keys WHERE retired_at IS NULL`);
-  return { kid: row!.kid, key: createPrivateKey(box.open(row!.private_key)) };
+  return { kid: row!.kid, key: createPrivateKey(box.open(row!.private_key, `auth.signing_keys.private_key:${row!.kid}`)) };
 }
 
 /** Creates a user with the given scopes (through the admin API) and logs them in. */

@@ -26,6 +26,7 @@ export const AdminAuditCatalog = {
   'vigil.api_key.rotated': 'info',
   'vigil.signing_key.rotated': 'info',
   'vigil.integrity_key.rotated': 'info',
+  'vigil.secret.reencrypted': 'info',
   'vigil.token.revoked': 'info',
   'vigil.session.login_succeeded': 'info',
   'vigil.session.login_failed': 'warning',

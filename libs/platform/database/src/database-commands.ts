@@ -1,7 +1,8 @@
-import { ConfigError, databaseConfigSpec, type Env, env, loadConfig } from '@vigil/platform';
+import { ConfigError, databaseConfigSpec, encryptionConfigSpec, type Env, env, loadConfig, SecretBox } from '@vigil/platform';
 import { Client } from 'pg';
 import { createServiceDataSource, runMigrations } from './data-source';
 import { bootstrapRoles, credentialOf, currentRole, grantRuntimeRoles, privilegesBeyondRuntime, type RolesPlan, SERVICE_SCHEMAS, type ServiceDatabase } from './roles';
+import { reencryptSecrets, type ReencryptResult, secretsStatus, type SecretsStatus } from './sealed-secrets';
 
 export interface MigrateResult {
   applied: string[];
@@ -39,6 +40,38 @@ export async function migrateService(database: ServiceDatabase, url: string, sou
     await dataSource.destroy();
   }
 }
+
+/**
+ * `reencrypt-secrets` for one service (docs/operations.md#rotating-the-encryption-key): every value
+ * its schema holds sealed with VIGIL_ENCRYPTION_KEYS is rewritten in format v2 under the first key,
+ * row by row; with `check`, nothing is written and only the status is read. `url` may be the
+ * runtime role's (it reads and updates its own tables) or the owner's.
+ */
+export async function reencryptService(
+  database: ServiceDatabase,
+  url: string,
+  keys: string[],
+  options: { check?: boolean } = {},
+): Promise<ReencryptResult | SecretsStatus> {
+  const box = new SecretBox(keys);
+  const columns = database.secrets?.columns ?? [];
+  const dataSource = createServiceDataSource({
+    url,
+    schema: database.schema,
+    migrations: [],
+    poolSize: 1,
+    applicationName: `vigil-${database.service}-reencrypt-secrets`,
+  });
+  await dataSource.initialize();
+  try {
+    return options.check ? await secretsStatus(dataSource, columns, box) : await reencryptSecrets(dataSource, columns, box, database.secrets?.record);
+  } finally {
+    await dataSource.destroy();
+  }
+}
+
+/** The variables of `reencrypt-secrets`. */
+export const reencryptConfigSpec = { DATABASE_URL: databaseConfigSpec.DATABASE_URL, VIGIL_ENCRYPTION_KEYS: encryptionConfigSpec.VIGIL_ENCRYPTION_KEYS };
 
 /** `<SERVICE>_DATABASE_URL`: the runtime role's URL of one service (`event-ingest` -> EVENT_INGEST_DATABASE_URL). */
 export function serviceUrlVariable(service: string): string {
@@ -91,22 +124,31 @@ export async function bootstrapRolesFromEnv(source: Env): Promise<string[]> {
 /**
  * The database commands a service image runs besides the service (`node dist/main.js <command>`):
  * - `migrate`: the service's migrations as the owner role (DATABASE_URL), then the runtime grants;
- * - `bootstrap-roles`: creates or updates every Vigil role and schema (bootstrapRolesConfigSpec).
+ * - `bootstrap-roles`: creates or updates every Vigil role and schema (bootstrapRolesConfigSpec);
+ * - `reencrypt-secrets [--check]`: re-seals the service's secrets under the first key of
+ *   VIGIL_ENCRYPTION_KEYS (reencryptService); exits 1 unless every value is then current and opens.
  * Returns false when argv names no such command (start the service then). Exits the process.
  */
 export function runDatabaseCommand(database: ServiceDatabase, argv: string[] = process.argv, source: Env = process.env): boolean {
   const command = argv[2];
-  if (command !== 'migrate' && command !== 'bootstrap-roles') return false;
+  if (command !== 'migrate' && command !== 'bootstrap-roles' && command !== 'reencrypt-secrets') return false;
   const write = (line: Record<string, unknown>) => process.stdout.write(`${JSON.stringify({ service: database.service, command, ...line })}\n`);
+  let ok = true;
   const run = async () => {
     if (command === 'bootstrap-roles') return { done: await bootstrapRolesFromEnv(source) };
+    if (command === 'reencrypt-secrets') {
+      const config = loadConfig(database.service, reencryptConfigSpec, source);
+      const result = await reencryptService(database, config.DATABASE_URL, config.VIGIL_ENCRYPTION_KEYS, { check: argv.includes('--check') });
+      ok = result.done;
+      return result;
+    }
     const { DATABASE_URL } = loadConfig(database.service, { DATABASE_URL: databaseConfigSpec.DATABASE_URL }, source);
     return { ...(await migrateService(database, DATABASE_URL, source)) };
   };
   run().then(
     (result) => {
       write({ result });
-      process.exit(0);
+      process.exit(ok ? 0 : 1);
     },
     (error: unknown) => {
       process.stderr.write(error instanceof ConfigError ? `${error.message}\n` : `${database.service} ${command} failed: ${(error as Error)?.message ?? String(error)}\n`);

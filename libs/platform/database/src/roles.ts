@@ -1,8 +1,9 @@
-import type { ConfigSpec } from '@vigil/platform';
+import type { ConfigSpec, SealedColumn } from '@vigil/platform';
 import type { DataSource, MigrationInterface } from 'typeorm';
 import { APPEND_ONLY_ROW_TRIGGER } from './append-only';
 import type { MigrationList } from './data-source';
 import { quoteIdent } from './data-source';
+import type { RecordResealed } from './sealed-secrets';
 
 /**
  * PostgreSQL roles of the distributed deployment (docs/operations.md#database-roles):
@@ -32,6 +33,11 @@ export interface ServiceDatabase {
   afterMigrate?: (dataSource: DataSource, config: Record<string, unknown>) => Promise<void>;
   /** The variables `afterMigrate` reads (the `migrate` command validates them; a service has them in its configuration). */
   afterMigrateConfig?: ConfigSpec;
+  /**
+   * The columns holding values sealed with VIGIL_ENCRYPTION_KEYS, which the `reencrypt-secrets`
+   * command rewrites under the current key, and how it records each rewrite.
+   */
+  secrets?: { columns: readonly SealedColumn[]; record?: RecordResealed };
 }
 
 /** The schemas of the services that keep data, in start order. */

@@ -1,7 +1,8 @@
 import { type AdminAuditDetails, type AdminAuditType, type EventEnvelope, Topics } from '@vigil/contracts';
+import type { RecordResealed } from '@vigil/database';
 import { currentCorrelationId, currentRequestOrigin, type RequestOrigin } from '@vigil/platform';
 import type { EntityManager } from 'typeorm';
-import type { OutboxWriter } from './outbox';
+import { OutboxWriter } from './outbox';
 
 /** One administrative change, as the service that made it describes it. */
 export interface AuditChange {
@@ -116,3 +117,20 @@ export class AuditTrail {
   }
 }
 
+
+/**
+ * How `reencrypt-secrets` records each value it re-seals: a vigil.secret.reencrypted event in the
+ * service's outbox, in the transaction of the rewrite (actor `system`/`reencrypt-secrets`; the
+ * target is the row, e.g. `webhook`/`wh_...`; the changes are the key id and format, never the value).
+ */
+export function recordResealedSecrets(service: string, schema: string, newEventId: () => string): RecordResealed {
+  const trail = new AuditTrail(new OutboxWriter(schema), service, newEventId);
+  return (manager, change) =>
+    trail.record(manager, {
+      type: 'vigil.secret.reencrypted',
+      target: { type: change.column.resource, id: change.id },
+      actor: { kind: 'system', id: 'reencrypt-secrets' },
+      before: { key_id: change.before.keyId, format: change.before.format },
+      after: { key_id: change.after.keyId, format: change.after.format },
+    });
+}
