@@ -7,6 +7,16 @@ import { AuditEventTypes, EventSeverities } from './catalog';
 /** Stored events name a monitored database, or `vigil` for events about Vigil itself (vigil.*, audit.checkpoint). */
 export const STORED_DATABASE_ID_PATTERN = `^(${DATABASE_ID_PATTERN.slice(1, -1)}|${VIGIL_DATABASE_ID})$`;
 
+/**
+ * The details of a stored event: what producers send (AuditDetailsSchema) or what Vigil writes for
+ * its own events. vigil.* events record `source_ip` (and `user_agent`, `correlation_id`) as null
+ * when a change has no client, e.g. a scheduled key rotation by the system.
+ */
+export const StoredAuditDetailsSchema = Type.Object(
+  { ...AuditDetailsSchema.properties, source_ip: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])) },
+  { additionalProperties: true },
+);
+
 /** A stored audit event, as event-ingest publishes it on `audit.events.v1` and the API returns it. */
 export const AuditEventSchema = Type.Object({
   id: Type.String({ pattern: '^evt_' }),
@@ -16,7 +26,7 @@ export const AuditEventSchema = Type.Object({
   database_id: Type.String({ pattern: STORED_DATABASE_ID_PATTERN }),
   timestamp: Type.String({ format: 'date-time' }),
   processed_at: Type.String({ format: 'date-time' }),
-  details: AuditDetailsSchema,
+  details: StoredAuditDetailsSchema,
   context: Type.Object({
     policy_id: Type.Union([Type.String(), Type.Null()]),
     rule_id: Type.Union([Type.String(), Type.Null()]),
