@@ -115,6 +115,8 @@ export class ProxyService implements OnApplicationBootstrap, OnModuleDestroy, Be
 
   private listening = false;
   private readonly view: ProxyConfigView;
+  /** What the start-up check found of the catalog role (docs/proxy.md#catalog-role). */
+  catalogRole?: CatalogRoleReport;
 
   async onApplicationBootstrap() {
     await loadSqlParser();
@@ -144,6 +146,7 @@ export class ProxyService implements OnApplicationBootstrap, OnModuleDestroy, Be
           `PROXY_UPSTREAM_TLS=${view.upstreamTls}${view.upstreamTlsChosen === 'explicit' ? '' : ` (${CHOSEN[view.upstreamTlsChosen ?? 'explicit']})`}) failed: ${e.message ?? String(error)}${e.code ? ` [${e.code}]` : ''}`,
       );
     }
+    this.catalogRole = report;
     const found = { role: report.role, server_version: report.serverVersion, catalog_tls: report.tls, privileged: report.privileged, unreadable_catalogs: report.unreadable, ...tls };
     if (report.unreadable.length) {
       throw new StartRefused(
