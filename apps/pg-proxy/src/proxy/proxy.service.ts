@@ -12,7 +12,7 @@ import { createProxyMetrics } from './proxy.metrics';
 import { loadTls, ProxyServer } from './proxy.server';
 import type { ProxyConfigView } from './session';
 import { socketPath } from './upstream';
-import { resolveUpstreamTls } from './upstream-tls';
+import { isLoopback, resolveUpstreamTls } from './upstream-tls';
 
 type ProxyConfig = ConfigOf<typeof pgProxyConfigSpec>;
 
@@ -163,6 +163,12 @@ export class ProxyService implements OnApplicationBootstrap, OnModuleDestroy, Be
     }
     if (report.privileged.length) this.logger.warn(found, 'catalog role is privileged: allowed by PROXY_CATALOG_ALLOW_PRIVILEGED_ROLE');
     else this.logger.info(found, 'catalog role checked');
+    if (view.upstreamTls !== 'verify-full' && !view.upstreamSocket && !isLoopback(view.upstreamHost)) {
+      this.logger.warn(
+        { upstream: where, upstream_tls: view.upstreamTls },
+        view.upstreamTls === 'disable' ? 'sessions and catalog reads reach the server in plaintext (PROXY_UPSTREAM_TLS=disable)' : "the server's certificate is not checked (PROXY_UPSTREAM_TLS=require)",
+      );
+    }
   }
 
   async onModuleDestroy() {
