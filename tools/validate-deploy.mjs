@@ -113,6 +113,10 @@ const PROFILES = {
     stateDir: '/var/lib/vigil-proxy',
     // Open sessions get PROXY_SHUTDOWN_GRACE_MS (30 s) to finish, then captures are flushed.
     terminationGracePeriodSeconds: 60,
+    // Set only where one decides it for one's own server (the standalone trial), never shipped.
+    mustNotSet: {
+      PROXY_CATALOG_ALLOW_PRIVILEGED_ROLE: 'the catalog connection uses a role with catalog reads only (docs/proxy.md#catalog-role)',
+    },
   },
 };
 const profileOf = (svc) => PROFILES[svc.name] ?? {};
@@ -555,6 +559,7 @@ function checkCompose(code, docs) {
     }
     const resolved = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v === null ? '' : interpolate(v)]));
     for (const p of configProblems(code, svc, resolved)) fail(`${where} ${svc.name}`, `the service would refuse this environment: ${p}`);
+    for (const [k, why] of Object.entries(profileOf(svc).mustNotSet ?? {})) check(!resolved[k], `${where} ${svc.name}`, `must not set ${k}: ${why}`);
     // Addresses point at the right compose services; the defaults (127.0.0.1) only suit the launcher.
     for (const k of Object.keys(svc.spec).filter((n) => n.endsWith('_RPC_ADDRESS'))) check(k in resolved, `${where} ${svc.name}`, `must set ${k} (the default is 127.0.0.1)`);
     for (const [k, v] of Object.entries(resolved)) {
@@ -890,6 +895,7 @@ async function checkOverlay(overlay, objects, code, docs) {
     }
     const plain = Object.fromEntries([...env].map(([k, e]) => [k, e.value ?? '']));
     for (const p of configProblems(code, svc, plain)) fail(w, `the service would refuse this environment: ${p}`);
+    for (const [k, why] of Object.entries(profileOf(svc).mustNotSet ?? {})) check(!plain[k], w, `must not set ${k}: ${why}`);
 
     // Ports and probes.
     const portNamed = (n) => (container.ports ?? []).find((p) => p.name === n)?.containerPort;

@@ -108,7 +108,10 @@ function encryptionKey(dataDir: string): string {
  * The PostgreSQL audit proxy's settings inside the standalone process, when PROXY_UPSTREAM names a
  * server: its health port is PG_PROXY_PORT (3005; PORT is the gateway's), clients connect on
  * 127.0.0.1 unless PROXY_LISTEN_HOST says otherwise, it reads policies from this process's policy
- * service and spills into the data folder. Every other PROXY_* variable applies as documented.
+ * service and spills into the data folder. Its catalog connection may log in as a privileged role
+ * (PROXY_CATALOG_ALLOW_PRIVILEGED_ROLE defaults to true here: a trial against one's own server with
+ * its `postgres` role; the proxy still logs what the role can do). Every other PROXY_* variable
+ * applies as documented.
  */
 export function proxyEnv(env: Env, dataDir: string, policyRpcAddress: string): Env | undefined {
   if (!env.PROXY_UPSTREAM?.trim()) return undefined;
@@ -120,6 +123,7 @@ export function proxyEnv(env: Env, dataDir: string, policyRpcAddress: string): E
     METRICS_PORT: env.PG_PROXY_METRICS_PORT ?? '',
     PROXY_LISTEN_HOST: env.PROXY_LISTEN_HOST ?? '127.0.0.1',
     PROXY_SPILL_DIR: env.PROXY_SPILL_DIR ?? join(dataDir, 'pg-proxy-spill'),
+    PROXY_CATALOG_ALLOW_PRIVILEGED_ROLE: env.PROXY_CATALOG_ALLOW_PRIVILEGED_ROLE ?? 'true',
     POLICY_RPC_ADDRESS: policyRpcAddress,
   };
 }

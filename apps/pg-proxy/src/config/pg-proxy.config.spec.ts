@@ -28,7 +28,7 @@ describe('pg-proxy configuration', () => {
   it('refuses a relative socket directory, and TLS toward the server through a Unix-domain socket', () => {
     expect(() => loadConfig('pg-proxy', pgProxyConfigSpec, { PROXY_UPSTREAM_SOCKET_DIR: 'run/postgresql' })).toThrow(/PROXY_UPSTREAM_SOCKET_DIR must be an absolute path/);
     const config = loadConfig('pg-proxy', pgProxyConfigSpec, { PROXY_UPSTREAM_SOCKET_DIR: '/run/postgresql', PROXY_UPSTREAM_TLS: 'require' });
-    expect(() => proxyConfigView(config)).toThrow(/PROXY_UPSTREAM_TLS=require cannot be honoured through PROXY_UPSTREAM_SOCKET_DIR/);
+    expect(() => proxyConfigView(config)).toThrow(/PROXY_UPSTREAM_TLS is require, which cannot be honoured through PROXY_UPSTREAM_SOCKET_DIR/);
   });
 
   it('adds PROXY_REDACT_PATTERNS (one pattern, or a JSON array) to the built-in redaction', () => {

@@ -38,6 +38,32 @@ const redactPatterns: Field<string[]> = {
   },
 };
 
+const UPSTREAM_TLS_MODES = ['disable', 'require', 'verify-full'] as const;
+
+/**
+ * PROXY_UPSTREAM_TLS, or unset (the mode then follows from the CA file and where the server is:
+ * resolveUpstreamTls). `prefer` is refused: it turns into plaintext, without a word, whenever the
+ * server (or anyone on the path) answers that it has no TLS.
+ */
+const upstreamTls: Field<(typeof UPSTREAM_TLS_MODES)[number] | undefined> = {
+  description: `one of ${UPSTREAM_TLS_MODES.join(', ')}, or unset`,
+  secret: false,
+  parse(raw) {
+    if (raw === undefined || raw.trim() === '') return { ok: true, value: undefined };
+    const value = raw.trim();
+    if (value === 'prefer') {
+      return {
+        ok: false,
+        message:
+          'no longer accepts prefer, which falls back to plaintext without a word when the server (or anyone on the path) declines TLS: ' +
+          'use verify-full (with PROXY_UPSTREAM_TLS_CA_FILE for a private CA), or disable to choose plaintext explicitly',
+      };
+    }
+    if (!(UPSTREAM_TLS_MODES as readonly string[]).includes(value)) return { ok: false, message: `must be one of ${UPSTREAM_TLS_MODES.join(', ')} (got "${value.slice(0, 60)}")` };
+    return { ok: true, value: value as (typeof UPSTREAM_TLS_MODES)[number] };
+  },
+};
+
 /** Variables of the PostgreSQL audit proxy (docs/proxy.md#configuration). Validated at start. */
 export const pgProxyConfigSpec = {
   /** Where clients connect, as to PostgreSQL. */
@@ -55,12 +81,24 @@ export const pgProxyConfigSpec = {
   PROXY_TLS_MODE: env.oneOf(['disabled', 'allowed', 'required'] as const, { default: 'disabled' }),
   PROXY_TLS_CERT_FILE: env.optionalString(),
   PROXY_TLS_KEY_FILE: env.optionalString(),
-  /** TLS toward the server: disable, prefer (use it when offered), require, verify-full (verify against PROXY_UPSTREAM_TLS_CA_FILE). */
-  PROXY_UPSTREAM_TLS: env.oneOf(['disable', 'prefer', 'require', 'verify-full'] as const, { default: 'disable' }),
+  /**
+   * TLS toward the server, for sessions and the catalog connection alike (proxy/upstream-tls.ts):
+   * verify-full, require or disable. Unset: verify-full with PROXY_UPSTREAM_TLS_CA_FILE or toward a
+   * server on another host, disable toward this host (loopback) or its Unix-domain socket.
+   */
+  PROXY_UPSTREAM_TLS: upstreamTls,
+  /** PEM CA certificates the server's certificate must chain to (verify-full; any other mode with it is refused). */
   PROXY_UPSTREAM_TLS_CA_FILE: env.optionalString(),
   /** Credentials of the catalog connection that resolves table OIDs and column numbers for masking. */
   PROXY_CATALOG_USER: env.string({ default: 'postgres' }),
   PROXY_CATALOG_PASSWORD: env.optionalString({ secret: true }),
+  /** The database the catalog connection opens at start to check its role (and the server's certificate). */
+  PROXY_CATALOG_DATABASE: env.string({ default: 'postgres' }),
+  /**
+   * Accept a catalog role that can do more than read the catalog (superuser, BYPASSRLS, CREATEROLE,
+   * REPLICATION, pg_read_all_data and kin): refused at start otherwise (docs/proxy.md#catalog-role).
+   */
+  PROXY_CATALOG_ALLOW_PRIVILEGED_ROLE: env.bool({ default: false }),
   /** PostgreSQL database name -> Vigil database id (`name:db_id,...`); unlisted names map to `db_<name>`. */
   PROXY_DATABASE_IDS: env.list({ default: [], item: databaseIdItem, itemDescription: 'pgname:db_id' }),
   /** What happens when the capture buffer and its spill space are both full: open (serve, count losses) or closed (refuse statements). */

@@ -1,4 +1,6 @@
-import { Pool } from 'pg';
+import { Client, type ClientConfig, Pool } from 'pg';
+import type { UpstreamTls } from '../proxy/upstream-tls';
+import { pgSslOption } from '../proxy/upstream-tls';
 import type { TableNames } from './masking';
 
 /** One relation of the snapshot: `kind` is pg_class.relkind (r table, p partitioned, v view, m materialized view, f foreign, S sequence). */
@@ -29,7 +31,68 @@ export interface CatalogOptions {
   port: number;
   user: string;
   password?: string;
-  ssl?: boolean;
+  /** The same TLS as the sessions' leg (PROXY_UPSTREAM_TLS and its CA); unset: plaintext. */
+  tls?: Pick<UpstreamTls, 'mode' | 'ca'>;
+}
+
+/** Catalogs the snapshot and lookups read; PUBLIC may read them unless a server revoked it. */
+export const CATALOG_TABLES = ['pg_class', 'pg_namespace', 'pg_attribute', 'pg_rewrite', 'pg_depend', 'pg_proc', 'pg_inherits'] as const;
+
+/**
+ * Predefined roles that give more than catalog reads: membership (direct, inherited, or a role it
+ * may SET ROLE to) makes the catalog role privileged.
+ */
+const PRIVILEGED_PREDEFINED: Record<string, string> = {
+  pg_read_all_data: 'may read every table (member of pg_read_all_data)',
+  pg_write_all_data: 'may write every table (member of pg_write_all_data)',
+  pg_read_server_files: "may read the server's files (member of pg_read_server_files)",
+  pg_write_server_files: "may write the server's files (member of pg_write_server_files)",
+  pg_execute_server_program: 'may run programs on the server (member of pg_execute_server_program)',
+  pg_read_all_stats: "may read every session's statement text (member of pg_read_all_stats, which pg_monitor includes)",
+};
+
+/** A role the catalog role is (`self`) or may become (MEMBER: inherited or SET ROLE), with its attributes. */
+export interface CatalogRoleRow {
+  name: string;
+  self: boolean;
+  superuser: boolean;
+  bypassrls: boolean;
+  createrole: boolean;
+  replication: boolean;
+}
+
+/**
+ * What the catalog role can do beyond reading the catalog, in words for the log and the refusal;
+ * empty for a role with only the grants docs/proxy.md#catalog-role lists.
+ */
+export function catalogRolePrivileges(rows: CatalogRoleRow[]): string[] {
+  const self = rows.find((r) => r.self);
+  if (self?.superuser) return ['is a superuser'];
+  const found: string[] = [];
+  const attributes = (r: CatalogRoleRow) =>
+    [r.superuser && 'is a superuser', r.bypassrls && 'bypasses row-level security (BYPASSRLS)', r.createrole && 'may create roles (CREATEROLE)', r.replication && 'may stream the whole cluster (REPLICATION)'].filter(
+      (x): x is string => Boolean(x),
+    );
+  if (self) found.push(...attributes(self));
+  for (const row of rows) {
+    if (row.self) continue;
+    const what = attributes(row);
+    if (what.length) found.push(`may act as the role ${row.name}, which ${what.join(' and ')}`);
+    const predefined = PRIVILEGED_PREDEFINED[row.name];
+    if (predefined) found.push(predefined);
+  }
+  return found;
+}
+
+/** What the start-up check of the catalog role found (logged; refused when `privileged` or `unreadable` is not empty). */
+export interface CatalogRoleReport {
+  role: string;
+  serverVersion: string;
+  /** Whether the check's own connection is TLS (pg_stat_ssl). */
+  tls: boolean;
+  privileged: string[];
+  /** Catalogs of CATALOG_TABLES the role may not read. */
+  unreadable: string[];
 }
 
 /**
@@ -47,11 +110,46 @@ export class Catalog {
   private pool(database: string): Pool {
     let pool = this.pools.get(database);
     if (!pool) {
-      pool = new Pool({ ...this.options, database, max: 2, idleTimeoutMillis: 30_000, ssl: this.options.ssl ? { rejectUnauthorized: false } : undefined, application_name: 'vigil-pg-proxy-catalog' });
+      pool = new Pool({ ...this.connection(database), max: 2, idleTimeoutMillis: 30_000 });
       pool.on('error', () => undefined);
       this.pools.set(database, pool);
     }
     return pool;
+  }
+
+  private connection(database: string): ClientConfig {
+    const { host, port, user, password, tls } = this.options;
+    return { host, port, user, password, database, ssl: tls ? pgSslOption(tls) : false, application_name: 'vigil-pg-proxy-catalog' };
+  }
+
+  /**
+   * Connects as the catalog role to `database` (with the sessions' TLS checks) and reports what the
+   * role is and can do: the proxy refuses to start with a privileged one (ProxyService). Role
+   * attributes and memberships are the cluster's, the same from any database.
+   */
+  async checkRole(database: string): Promise<CatalogRoleReport> {
+    const client = new Client({ ...this.connection(database), connectionTimeoutMillis: 15_000 });
+    client.on('error', () => undefined);
+    await client.connect();
+    try {
+      const { rows: about } = await client.query<{ role: string; version: string; ssl: boolean | null }>(
+        `SELECT current_user AS role, pg_catalog.current_setting('server_version') AS version,
+                (SELECT s.ssl FROM pg_catalog.pg_stat_ssl s WHERE s.pid = pg_catalog.pg_backend_pid()) AS ssl`,
+      );
+      const { rows } = await client.query<CatalogRoleRow>(
+        `SELECT r.rolname AS name, r.rolname = current_user AS self, r.rolsuper AS superuser, r.rolbypassrls AS bypassrls,
+                r.rolcreaterole AS createrole, r.rolreplication AS replication
+           FROM pg_catalog.pg_roles r
+          WHERE pg_catalog.pg_has_role(current_user, r.oid, 'MEMBER')`,
+      );
+      const { rows: unreadable } = await client.query<{ name: string }>(
+        `SELECT c AS name FROM pg_catalog.unnest($1::text[]) c WHERE NOT pg_catalog.has_table_privilege('pg_catalog.' || c, 'SELECT')`,
+        [[...CATALOG_TABLES]],
+      );
+      return { role: about[0]!.role, serverVersion: about[0]!.version, tls: about[0]!.ssl === true, privileged: catalogRolePrivileges(rows), unreadable: unreadable.map((r) => r.name) };
+    } finally {
+      await client.end().catch(() => undefined);
+    }
   }
 
   private readonly resolved = new Map<string, Map<number, TableNames | null>>();

@@ -37,6 +37,7 @@ import { captureQuery } from '../sql/capture-limit';
 import type { Redactor } from '../sql/redaction';
 import type { ProxyMetrics } from './proxy.metrics';
 import { openUpstream } from './upstream';
+import { type UpstreamTls, type UpstreamTlsMode, UpstreamTlsError } from './upstream-tls';
 
 /**
  * A statement the server rejects during parse analysis (an invalid integer literal), with no
@@ -58,7 +59,11 @@ export interface ProxyConfigView {
   upstreamPort: number;
   /** The server's Unix-domain socket file, used instead of host:port when set. */
   upstreamSocket?: string;
-  upstreamTls: 'disable' | 'prefer' | 'require' | 'verify-full';
+  /** TLS toward the server (resolveUpstreamTls): the sessions' leg and the catalog connection alike. */
+  upstreamTls: UpstreamTlsMode;
+  /** Why that mode (explicit, implied by the CA file, or the default for where the server is): for the start log. */
+  upstreamTlsChosen?: UpstreamTls['chosen'];
+  /** The CA certificates of PROXY_UPSTREAM_TLS_CA_FILE (verify-full). */
   upstreamCa?: Buffer;
   tlsMode: 'disabled' | 'allowed' | 'required';
   tlsContext?: SecureContext;
@@ -322,9 +327,10 @@ export class Session {
     try {
       this.server = await openUpstream(this.deps.config);
     } catch (error) {
-      this.deps.logger.warn({ err: error, session_id: this.id }, 'upstream connection failed');
-      this.record('user.login_failed', { error: { code: '08006', message: `upstream unreachable: ${(error as Error).message}` } }, 'warning');
-      return this.fatal('08006', 'the Vigil proxy could not reach the database server');
+      const tls = error instanceof UpstreamTlsError;
+      this.deps.logger.warn({ err: error, session_id: this.id }, tls ? 'upstream TLS failed: connection refused' : 'upstream connection failed');
+      this.record('user.login_failed', { error: { code: '08006', message: `${tls ? 'upstream TLS refused' : 'upstream unreachable'}: ${(error as Error).message}` } }, 'warning');
+      return this.fatal('08006', tls ? 'the Vigil proxy could not establish a verified TLS connection to the database server' : 'the Vigil proxy could not reach the database server');
     }
     if (this.phase === 'closed') {
       this.server.destroy();

@@ -2,6 +2,7 @@ import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { encodeSslRequest } from '../protocol/messages';
 import type { ProxyConfigView } from './session';
+import { tlsOptions, UpstreamTlsError } from './upstream-tls';
 
 /** The socket file of a PostgreSQL server listening in `directory` on `port` (libpq's `host=/dir`). */
 export function socketPath(directory: string, port: number): string {
@@ -10,8 +11,10 @@ export function socketPath(directory: string, port: number): string {
 
 /**
  * Opens a connection to the real server, negotiated as PROXY_UPSTREAM_TLS says, and resolves once
- * it can carry the startup packet. Through a Unix-domain socket (PROXY_UPSTREAM_SOCKET_DIR) there
- * is no TLS: PostgreSQL does not offer it there, and the traffic never leaves the host.
+ * it can carry the startup packet. A server that declines TLS when it is asked for is never used in
+ * plaintext; with `verify-full` a certificate that does not chain to the CA or does not name the
+ * host is refused (UpstreamTlsError). Through a Unix-domain socket (PROXY_UPSTREAM_SOCKET_DIR)
+ * there is no TLS: PostgreSQL does not offer it there, and the traffic never leaves the host.
  */
 export function openUpstream(config: ProxyConfigView): Promise<Socket> {
   const { upstreamHost: host, upstreamPort: port, upstreamTls, upstreamSocket } = config;
@@ -25,25 +28,22 @@ export function openUpstream(config: ProxyConfigView): Promise<Socket> {
       }
       socket.write(encodeSslRequest());
       socket.once('data', (answer: Buffer) => {
-        if (answer[0] === 0x4e /* N */) {
-          if (upstreamTls === 'prefer') {
-            socket.off('error', reject);
-            return resolve(socket);
-          }
+        if (answer[0] !== 0x53 /* S */ || answer.length !== 1) {
           socket.destroy();
-          return reject(new Error('the server refused TLS'));
+          return reject(new UpstreamTlsError(answer[0] === 0x4e /* N */ ? `the server refused TLS (PROXY_UPSTREAM_TLS=${upstreamTls})` : 'the server answered the TLS request with something else than S or N'));
         }
-        const secure = tlsConnect({
-          socket,
-          servername: /^[\d.]+$|:/.test(host) ? undefined : host,
-          rejectUnauthorized: upstreamTls === 'verify-full',
-          ca: config.upstreamCa,
-        });
+        const secure = tlsConnect({ socket, ...tlsOptions({ mode: upstreamTls, ca: config.upstreamCa }, host) });
         secure.once('secureConnect', () => {
           socket.off('error', reject);
+          secure.off('error', onTlsError);
           resolve(secure);
         });
-        secure.once('error', reject);
+        const onTlsError = (error: NodeJS.ErrnoException) => {
+          secure.on('error', () => undefined);
+          socket.destroy();
+          reject(new UpstreamTlsError(`TLS toward the server failed (PROXY_UPSTREAM_TLS=${upstreamTls}): ${error.message}`, error.code));
+        };
+        secure.once('error', onTlsError);
       });
     });
   });

@@ -56,7 +56,7 @@ export function snapshot(partial: Pick<PolicySnapshot, 'type' | 'databases' | 'c
  * in this process, in front of the test PostgreSQL server, publishing on a real in-process bus
  * whose audit.ingest the test reads. Policies are applied as snapshots, as the bus would deliver them.
  */
-export async function startTestProxy(options: { config?: Partial<ProxyConfigView>; sink?: RecordSink; spillDir?: string; maxRecords?: number; maxSpillBytes?: number; failMode?: 'open' | 'closed'; /** Reach the server through its Unix-domain socket in this directory. */ socketDir?: string } = {}): Promise<TestProxy> {
+export async function startTestProxy(options: { config?: Partial<ProxyConfigView>; sink?: RecordSink; spillDir?: string; maxRecords?: number; maxSpillBytes?: number; failMode?: 'open' | 'closed'; /** Reach the server through its Unix-domain socket in this directory. */ socketDir?: string; /** The catalog connection's role (default: the test server URL's). */ catalogUser?: string; catalogPassword?: string } = {}): Promise<TestProxy> {
   await loadSqlParser();
   const upstream = new URL(testServerUrl());
   const bus = new MemoryBus();
@@ -88,7 +88,14 @@ export async function startTestProxy(options: { config?: Partial<ProxyConfigView
     ...(options.socketDir ? { upstreamSocket: socketPath(options.socketDir, Number(upstream.port || 5432)) } : {}),
     ...options.config,
   };
-  const catalog = new Catalog({ host: options.socketDir ?? config.upstreamHost, port: config.upstreamPort, user: decodeURIComponent(upstream.username || 'postgres'), password: decodeURIComponent(upstream.password) || undefined });
+  const catalog = new Catalog({
+    host: options.socketDir ?? config.upstreamHost,
+    port: config.upstreamPort,
+    user: options.catalogUser ?? decodeURIComponent(upstream.username || 'postgres'),
+    password: options.catalogUser ? options.catalogPassword : decodeURIComponent(upstream.password) || undefined,
+    // As the service does: the catalog connection has the sessions' TLS checks.
+    tls: { mode: config.upstreamTls, ca: config.upstreamCa },
+  });
   const server = new ProxyServer({
     host: '127.0.0.1',
     port: 0,

@@ -33,6 +33,8 @@ export async function startProxyBehind(system: TestSystem, target: TestDatabase,
     PROXY_UPSTREAM: `${upstream.hostname}:${upstream.port || 5432}`,
     PROXY_CATALOG_USER: decodeURIComponent(upstream.username || 'postgres'),
     PROXY_CATALOG_PASSWORD: decodeURIComponent(upstream.password),
+    // The test server's role (a superuser): the proxy's refusal of one is tested in apps/pg-proxy.
+    PROXY_CATALOG_ALLOW_PRIVILEGED_ROLE: 'true',
     PROXY_SPILL_DIR: spillDir,
     PROXY_DATABASE_IDS: `${target.name}:${databaseId}`,
     POLICY_RPC_ADDRESS: `127.0.0.1:${system.services.find((s) => s.name === 'policy')!.context.config.RPC_PORT}`,
