@@ -46,7 +46,7 @@ function toEngineEvent(event: AuditEvent): EngineEvent {
     database_id: event.database_id,
     timestamp: Date.parse(event.timestamp),
     user: d.user,
-    source_ip: d.source_ip,
+    source_ip: d.source_ip ?? undefined,
     query: d.query,
     client_application: d.client_application,
     session_id: d.session_id,
