@@ -4,8 +4,11 @@
  * sessions do) and published through (1) the in-process bus, (2) the real Kafka broker through
  * KafkaBus with a deployed proxy's settings. Prints the process's CPU microseconds per record for
  * each, and their difference: what the broker client costs per record.
- *   node -r @swc-node/register bench/pg-proxy/publish-cost.ts   (npm run bench:pg-proxy-publish)
- * PUBLISH_RECORDS (default 100,000) records per sink at PUBLISH_RATE (default 8,000) per second.
+ *   npm run bench:pg-proxy-publish
+ * PUBLISH_RECORDS (default 100,000) records per sink at PUBLISH_RATE (default 8,000) per second
+ * (on a busy machine the adding loop falls behind that rate: the publish count is printed);
+ * PUBLISH_LINGER_MS and PUBLISH_BATCH override the buffer's linger and batch size;
+ * PUBLISH_SINKS=kafka measures Kafka alone (e.g. under --cpu-prof).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,8 +1,10 @@
 /**
- * pgbench directly against PostgreSQL and through the Vigil proxy, in the same run, with auditing
- * (every statement captured) and 20 enabled policies of the database (10 query_control with 3
- * rules each, 5 access_control, 5 data_protection). Targets: through-proxy throughput >= 60 %
- * of direct; added p50 latency <= 0.3 ms (PgBouncer adds about 0.16 ms).
+ * pgbench directly against PostgreSQL, through PgBouncer and through the Vigil proxy, in the same
+ * run, with auditing (every statement captured) and 20 enabled policies of the database (10
+ * query_control with 3 rules each, 5 access_control, 5 data_protection). Targets, each a ratio to
+ * PgBouncer's figure from the same run, select-only and TPC-B-like with 8 clients: proxy
+ * throughput >= 0.8x PgBouncer's; proxy CPU per transaction <= 2x PgBouncer's; added p50 latency
+ * (1 client) <= PgBouncer's + 0.1 ms.
  *
  *   node -r @swc-node/register bench/pg-proxy/run.ts       (npm run bench:pg-proxy)
  *
@@ -12,20 +14,29 @@
  *   - C relay: the floor of any relay, a C epoll loop that only copies bytes (relay.c, built with
  *     the system's C compiler; left out, and said so, where there is none);
  *   - Node relay: a Node process that only copies bytes (relay-process.ts);
- *   - proxy: the Vigil proxy over TCP to the server, and the proxy through the server's
- *     Unix-domain socket (PROXY_UPSTREAM_SOCKET_DIR, a proxy on the database host).
+ *   - PgBouncer: Debian's pgbouncer in session mode over TCP to the server (left out, and said
+ *     so, where it is not installed), run as the postgres user when the benchmark runs as root;
+ *   - proxy: the Vigil proxy over TCP to the server, capture on the in-process bus;
+ *   - proxy (socket): the same through the server's Unix-domain socket (PROXY_UPSTREAM_SOCKET_DIR,
+ *     a proxy on the database host);
+ *   - proxy (Kafka): the proxy over TCP publishing its capture to the real broker (KAFKA_BROKERS,
+ *     default 127.0.0.1:9092) through KafkaBus, as deployed; at the end the records on the topic
+ *     are counted against those captured.
  * Latency: one client, select-only, p50 and p99 from pgbench's per-transaction log; the difference
  * of the p50s is what a path adds. Throughput: 8 clients on 2 threads, select-only and TPC-B-like.
- * For relays and proxies, the CPU time their process spent per transaction (from /proc) is printed
- * too: it varies much less with the machine's load than transactions per second do.
+ * For relays, PgBouncer and proxies, the CPU time their process spent per transaction (utime +
+ * stime from /proc/<pid>/stat) is printed too: it varies much less with the machine's load than
+ * transactions per second do.
  *
  * Two placements, one after the other:
- *   - shared cores: everything (pgbench, PostgreSQL, the relay or proxy) on every core, as when the
- *     proxy is deployed on the database's or the clients' machine without cores of its own;
+ *   - shared cores: everything (pgbench, PostgreSQL, the relay, pooler or proxy) on every core, as
+ *     when the proxy is deployed on the database's or the clients' machine without cores of its own;
  *   - own core (machines with 2 cores or more): PostgreSQL and pgbench confined to every core but
- *     the last, the relay or proxy to the last (taskset), as when the proxy runs on its own node
+ *     the last, the relay, pooler or proxy to the last (taskset), as when it runs on its own node
  *     or has CPU reserved for it. Direct runs get the same cores for PostgreSQL and pgbench.
- * PGBENCH_SECONDS (default 10) sets each run's length.
+ * PGBENCH_SECONDS (default 10) sets each run's length; BENCH_PATHS (e.g. `PgBouncer,proxy (Kafka)`)
+ * measures only those paths besides direct; BENCH_PLACEMENTS=shared or own only that placement;
+ * BENCH_CPU_PROF=<dir> runs the Node processes under --cpu-prof.
  */
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
