@@ -23,7 +23,7 @@ class CountingSink implements RecordSink {
   }
 }
 
-function buffer(sink: RecordSink, options: { lingerMs?: number; batchSize?: number } = {}) {
+function buffer(sink: RecordSink, options: { lingerMs?: number; batchSize?: number; maxBatchBytes?: number } = {}) {
   const spillDir = mkdtempSync(join(tmpdir(), 'pg-proxy-capture-'));
   dirs.push(spillDir);
   return new CaptureBuffer({ sink, logger, maxRecords: 1000, spillDir, maxSpillBytes: 1_000_000, publishTimeoutMs: 5000, failMode: () => 'open', ...options });
@@ -70,6 +70,24 @@ describe('CaptureBuffer publishing', () => {
     for (let turns = 0; capture.depth > 0 && turns < 10_000; turns++) await new Promise((r) => setImmediate(r));
     expect(sink.publishes).toEqual([3]);
     await capture.stop();
+  });
+
+  it('bounds each publish by bytes as well as by count, in order, a record over the bound going alone', async () => {
+    const sink = new CountingSink();
+    const seen: string[] = [];
+    await sink.bus.subscribe({ groupId: 'test', topics: [Topics.auditIngest], handler: async (messages) => void seen.push(...messages.map((m) => (JSON.parse(m.value) as { id: string }).id)) });
+    // Each record is about 1,000 bytes of JSON plus its key and headers: two fit in 3,000 bytes.
+    const big = (i: number) => {
+      const r = { id: `pgp_${i}`, type: 'database.query' as const, database_id: 'db_shop', details: { query: `SELECT '${'é'.repeat(i === 3 ? 2000 : 400)}'` } };
+      return { id: r.id, type: r.type, database_id: r.database_id, json: JSON.stringify(r) };
+    };
+    const capture = buffer(sink, { lingerMs: 60_000, maxBatchBytes: 3000 });
+    capture.start();
+    for (let i = 0; i < 6; i++) capture.add(big(i));
+    await capture.stop();
+    // Record 3 holds 2,000 two-byte characters (4,000 bytes): over the bound, published alone.
+    expect(sink.publishes).toEqual([2, 1, 1, 2]);
+    expect(seen).toEqual(['pgp_0', 'pgp_1', 'pgp_2', 'pgp_3', 'pgp_4', 'pgp_5']);
   });
 });
 

@@ -7,6 +7,9 @@ import type { Logger } from '@vigil/platform';
 /** Who the stored events name as `ingested_by` (`{kind: "proxy", id}`): this proxy and its host. */
 const PROXY_IDENTITY = `pg-proxy@${hostname()}`.slice(0, 200).replace(/[^A-Za-z0-9._:@/-]/g, '_');
 
+/** A Kafka record's bytes beside its value: key, the three headers, lengths and offsets (an upper bound). */
+const RECORD_OVERHEAD_BYTES = 160 + PROXY_IDENTITY.length;
+
 /** What records are published through: the MessageBus (Kafka or in-process). */
 export interface RecordSink {
   publish(batches: { topic: string; messages: { key: string | null; value: string; headers: Record<string, string> }[] }[]): Promise<void>;
@@ -20,11 +23,20 @@ export interface CaptureBufferOptions {
   maxSpillBytes: number;
   publishTimeoutMs: number;
   failMode: (databaseId: string) => 'open' | 'closed';
+  /** Most records in one publish (default 2,000). */
   batchSize?: number;
   /**
+   * Most bytes in one publish (record JSON plus each record's key and headers; default 768 KiB): a Kafka broker refuses a record
+   * batch over its `message.max.bytes` (1 MiB by default) for good, and a refused batch would be
+   * retried forever, holding back every record behind it. A single record over this bound goes
+   * alone (the capture limit keeps records well under a mebibyte).
+   */
+  maxBatchBytes?: number;
+  /**
    * How long the publisher lets records gather before sending a batch smaller than `batchSize`
-   * (as a Kafka producer's linger.ms): a publish per record would cost more than the capture
-   * itself under load. Default 5 ms; 0 publishes as soon as anything waits.
+   * (as a Kafka producer's linger.ms): each publish to Kafka costs hundreds of microseconds of CPU
+   * whatever its size, so under load a publish per few records would cost more than the capture
+   * itself. Default 20 ms; 0 publishes as soon as anything waits.
    */
   lingerMs?: number;
   onDropped?: (count: number) => void;
@@ -147,12 +159,30 @@ export class CaptureBuffer {
     this.loop = this.run();
   }
 
+  /**
+   * How many records from `from` go in the next publish: up to `batchSize`, and up to
+   * `maxBatchBytes` of JSON (at least one record).
+   */
+  private batchLength(records: readonly SerializedRecord[], from: number): number {
+    const size = this.options.batchSize ?? 2000;
+    const maxBytes = this.options.maxBatchBytes ?? 768 * 1024;
+    const end = Math.min(records.length, from + size);
+    let bytes = 0;
+    let i = from;
+    for (; i < end; i++) {
+      // The JSON plus what the record carries beside it on the broker (key, three headers, framing).
+      bytes += Buffer.byteLength(records[i]!.json) + RECORD_OVERHEAD_BYTES;
+      if (bytes > maxBytes && i > from) break;
+    }
+    return i - from;
+  }
+
   private async publish(records: SerializedRecord[]): Promise<void> {
-    const messages = records.map((r) => ({
-      key: r.database_id,
-      value: r.json,
-      headers: { [MessageHeaders.messageId]: r.id, [MessageHeaders.eventType]: r.type, [MessageHeaders.producer]: PROXY_IDENTITY },
-    }));
+    const messages = new Array<{ key: string; value: string; headers: Record<string, string> }>(records.length);
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i]!;
+      messages[i] = { key: r.database_id, value: r.json, headers: { [MessageHeaders.messageId]: r.id, [MessageHeaders.eventType]: r.type, [MessageHeaders.producer]: PROXY_IDENTITY } };
+    }
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`publish timed out after ${this.options.publishTimeoutMs} ms`)), this.options.publishTimeoutMs);
@@ -176,8 +206,11 @@ export class CaptureBuffer {
           const { id, type, database_id } = JSON.parse(line) as CapturedRecord;
           return { id, type, database_id, json: line };
         });
-      const size = this.options.batchSize ?? 500;
-      for (let i = 0; i < records.length; i += size) await this.publish(records.slice(i, i + size));
+      for (let i = 0; i < records.length; ) {
+        const n = this.batchLength(records, i);
+        await this.publish(records.slice(i, i + n));
+        i += n;
+      }
       unlinkSync(segment.path);
       this.segments.shift();
       this.spillBytes -= segment.bytes;
@@ -185,8 +218,8 @@ export class CaptureBuffer {
       return true;
     }
     if (!this.memory.length) return false;
-    const size = this.options.batchSize ?? 500;
-    const linger = this.options.lingerMs ?? 5;
+    const size = this.options.batchSize ?? 2000;
+    const linger = this.options.lingerMs ?? 20;
     if (linger > 0 && this.memory.length < size && this.running && !this.stopping) {
       // A short wait lets concurrent sessions' records share one publish (`stop` ends it early).
       await new Promise<void>((resolve) => {
@@ -202,7 +235,7 @@ export class CaptureBuffer {
         };
       });
     }
-    const batch = this.memory.slice(0, size);
+    const batch = this.memory.slice(0, this.batchLength(this.memory, 0));
     await this.publish(batch);
     // Only now are they gone from the buffer; `add` appends, so the front is still this batch.
     this.memory.splice(0, batch.length);

@@ -12,6 +12,7 @@ import {
   kafkajsInternalsProblems,
   kafkajsRoot,
   poolingEncoder,
+  recordEncoder,
 } from './kafkajs-internals';
 import { assertKafkajsInternals, KafkajsInternalsMismatch } from './kafkajs-pin';
 
@@ -24,6 +25,8 @@ const originalGroup = require(kafkajsInternalPaths().groupMessagesPerPartition) 
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const OriginalEncoder = require(kafkajsInternalPaths().encoder);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const originalRecord = require(kafkajsInternalPaths().record) as (fields: object) => { buffer: Buffer };
 
 describe('kafkajs internals replacements', () => {
   it('encode the same bytes as kafkajs with pooled buffers, growing past the first buffer', () => {
@@ -50,6 +53,28 @@ describe('kafkajs internals replacements', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- kafkajs's Encoder has no types
     const varints = (encoder: any) => values.reduce((e, v) => e.writeVarInt(v).writeUVarInt(Math.abs(v) >>> 0), encoder).buffer as Buffer;
     expect(varints(new Pooling(1))).toEqual(varints(new OriginalEncoder()));
+  });
+
+  it('encode records byte for byte as kafkajs does, written once into one buffer', () => {
+    const single = recordEncoder(originalRecord);
+    const bytesOf = (r: unknown) => (r as { buffer: Buffer }).buffer;
+    // Dirty the pool first: uninitialised memory must never show in the output.
+    Buffer.allocUnsafe(8000).fill(0xcd);
+    const cases: object[] = [
+      {},
+      { key: null, value: null },
+      { key: 'db_shop', value: '{"id":"pgp_1"}', headers: { 'message-id': 'pgp_1', 'event-type': 'database.query', producer: 'pg-proxy@host' } },
+      { key: Buffer.from('k'), value: Buffer.from([0, 1, 2, 255]), offsetDelta: 499, timestampDelta: 3 },
+      { key: 'ключ', value: `${'é'.repeat(70)}${'€'.repeat(3000)}😀`, offsetDelta: 20_000, timestampDelta: 2 ** 40 + 5 },
+      { key: '42', value: 'v', headers: { many: ['a', 'b', 'ü'], empty: '', buf: Buffer.from('raw') }, offsetDelta: 2 ** 29, timestampDelta: 0 },
+      { key: '', value: '', headers: {}, offsetDelta: 127, timestampDelta: 63 },
+      { key: 'k', value: 'x'.repeat(16_384), offsetDelta: 128, timestampDelta: 64 },
+    ];
+    for (const fields of cases) expect(bytesOf(single(fields))).toEqual(originalRecord(fields).buffer);
+    // A timestamp delta that is not a safe integer goes to kafkajs's own encoder (which refuses a fraction).
+    const odd = { key: 'k', value: 'v', timestampDelta: 1.5 };
+    expect(() => originalRecord(odd)).toThrow(/cannot be converted to a BigInt/);
+    expect(() => single(odd)).toThrow(/cannot be converted to a BigInt/);
   });
 
   it('compute CRC-32C: the standard check value and the same results as kafkajs', () => {

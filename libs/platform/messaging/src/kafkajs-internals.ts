@@ -1,5 +1,5 @@
 /**
- * Three kafkajs internals replaced before kafkajs loads (kafkajs 2.2.4 has had no release since
+ * Four kafkajs internals replaced before kafkajs loads (kafkajs 2.2.4 has had no release since
  * 2023, so they do not move). Producing large batches, as the audit.events.v1 relay does, spent
  * most of its client time in them:
  *
@@ -12,7 +12,12 @@
  *   from Node's buffer pool and writes varints in place. Safe because an encoder only ever
  *   exposes `buf.slice(0, offset)` and writes every byte below `offset`.
  *
- * All three are installed into Node's module cache under kafkajs's own paths, so kafkajs's `require`
+ * - `protocol/recordBatch/record/v0` encodes each record through an Encoder per header and a
+ *   Buffer per varint, sizing every header twice and copying each piece into the record; replaced
+ *   by a single-pass encoder writing the same bytes into one buffer (`recordEncoder`). The capture
+ *   path of pg-proxy sends thousands of small records per second through it.
+ *
+ * All four are installed into Node's module cache under kafkajs's own paths, so kafkajs's `require`
  * finds them. This module must be imported before anything imports kafkajs: `kafka-bus.ts`, the
  * only importer in services, imports it first, and `kafkajsInternalsReplaced` says whether it took
  * effect. (Jest never reads Node's module cache: its Kafka suites get the same replacements through
@@ -127,6 +132,117 @@ export function poolingEncoder(Original: EncoderClass): EncoderClass {
   };
 }
 
+/** What kafkajs's produce request hands its record encoder for each message. */
+interface RecordFields {
+  offsetDelta?: number;
+  timestampDelta?: number;
+  key?: unknown;
+  value?: unknown;
+  headers?: Record<string, unknown>;
+}
+
+/** What kafkajs's record batch takes from an encoded record: its bytes (`buf` marks it as encoded). */
+export interface EncodedRecord {
+  buf: Buffer;
+  buffer: Buffer;
+  offset: number;
+  size(): number;
+}
+
+const zigzag32 = (v: number) => ((v << 1) ^ (v >> 31)) >>> 0;
+const uvarintSize = (u: number) => (u < 0x80 ? 1 : u < 0x4000 ? 2 : u < 0x200000 ? 3 : u < 0x10000000 ? 4 : 5);
+/** ZigZag of a safe integer as a (non-negative) number: 2v, or -2v-1 for negatives. */
+const zigzag64 = (v: number) => (v >= 0 ? v * 2 : -v * 2 - 1);
+const uvarlongSize = (u: number) => {
+  let n = 1;
+  while (u >= 0x80) {
+    u = Math.floor(u / 128);
+    n++;
+  }
+  return n;
+};
+/** Bytes of a key or value as kafkajs writes it: a Buffer as is, anything else as the UTF-8 of String(value); -1 for none. */
+const bytesLength = (v: unknown) => (v == null ? -1 : Buffer.isBuffer(v) ? v.length : Buffer.byteLength(String(v)));
+
+/**
+ * kafkajs's record encoder (`protocol/recordBatch/record/v0`), same bytes: the record's size is
+ * computed first and the record written once into one buffer. kafkajs builds an Encoder per
+ * header and per varint, sizes every header twice and copies each piece into the record; for
+ * records of a few hundred bytes that was most of the producer's work per message. Values outside
+ * what this writes exactly (a timestamp delta that is not a safe integer) go to kafkajs's own.
+ */
+export function recordEncoder(original: (fields: RecordFields) => unknown): (fields: RecordFields) => EncodedRecord | unknown {
+  return (fields) => {
+    const { offsetDelta = 0, timestampDelta = 0, key, value, headers = {} } = fields;
+    if (!Number.isSafeInteger(timestampDelta) || !Number.isInteger(offsetDelta) || offsetDelta < 0 || offsetDelta > 0x3fffffff) return original(fields);
+    const keys = Object.keys(headers);
+    const headerKeys: string[] = [];
+    const headerValues: unknown[] = [];
+    for (const k of keys) {
+      const v = headers[k];
+      if (Array.isArray(v)) {
+        for (const item of v) {
+          headerKeys.push(k);
+          headerValues.push(item);
+        }
+      } else {
+        headerKeys.push(k);
+        headerValues.push(v);
+      }
+    }
+    const keyLength = bytesLength(key);
+    const valueLength = bytesLength(value);
+    const tsZig = zigzag64(timestampDelta);
+    let body = 1 + uvarlongSize(tsZig) + uvarintSize(zigzag32(offsetDelta));
+    body += uvarintSize(zigzag32(keyLength)) + Math.max(0, keyLength);
+    body += uvarintSize(zigzag32(valueLength)) + Math.max(0, valueLength);
+    body += uvarintSize(zigzag32(headerKeys.length));
+    const headerKeyLengths = new Array<number>(headerKeys.length);
+    const headerValueLengths = new Array<number>(headerKeys.length);
+    for (let i = 0; i < headerKeys.length; i++) {
+      const kl = (headerKeyLengths[i] = Buffer.byteLength(headerKeys[i]!));
+      const vl = (headerValueLengths[i] = bytesLength(headerValues[i]));
+      body += uvarintSize(zigzag32(kl)) + kl + uvarintSize(zigzag32(vl)) + Math.max(0, vl);
+    }
+    const total = uvarintSize(zigzag32(body)) + body;
+    const buf = Buffer.allocUnsafe(total);
+    let o = 0;
+    const uvarint = (u: number) => {
+      while (u >= 0x80) {
+        buf[o++] = (u & 0x7f) | 0x80;
+        u >>>= 7;
+      }
+      buf[o++] = u;
+    };
+    const bytes = (v: unknown, length: number) => {
+      uvarint(zigzag32(length));
+      if (length <= 0) return;
+      if (Buffer.isBuffer(v)) o += v.copy(buf, o);
+      else o += buf.write(String(v), o, length, 'utf8');
+    };
+    uvarint(zigzag32(body));
+    buf[o++] = 0; // attributes: none are used on records
+    for (let u = tsZig; ; ) {
+      if (u < 0x80) {
+        buf[o++] = u;
+        break;
+      }
+      buf[o++] = (u % 128) | 0x80;
+      u = Math.floor(u / 128);
+    }
+    uvarint(zigzag32(offsetDelta));
+    bytes(key, keyLength);
+    bytes(value, valueLength);
+    uvarint(zigzag32(headerKeys.length));
+    for (let i = 0; i < headerKeys.length; i++) {
+      uvarint(zigzag32(headerKeyLengths[i]!));
+      o += buf.write(headerKeys[i]!, o, headerKeyLengths[i]!, 'utf8');
+      bytes(headerValues[i], headerValueLengths[i]!);
+    }
+    return { buf, buffer: buf, offset: total, size: () => total };
+  };
+}
+
 declare const __non_webpack_require__: NodeJS.Require | undefined;
 
 /**
@@ -147,6 +263,7 @@ export const EXPECTED_KAFKAJS = {
     'src/producer/groupMessagesPerPartition.js': 'ea72357721fbf67770b5e06b9bf4260faa1e60f3affb556bff2cc7892c1881fb',
     'src/protocol/recordBatch/crc32C/index.js': '0826ea7387f25400b1a24bacdbba85db9c1f2e932f168874728a9ecaf1eb2379',
     'src/protocol/encoder.js': '9977889e184a9e910e4f6098c36ec6a0ca36c183aa6ead0f24191b6aa1c9a777',
+    'src/protocol/recordBatch/record/v0/index.js': 'ffbc628c1f35f5de8ba798165616b1009d9af1c27ca959999a10e6e3c18f8215',
   } as Record<string, string>,
 } as const;
 
@@ -184,6 +301,7 @@ export function kafkajsInternalPaths() {
     groupMessagesPerPartition: join(root, 'src/producer/groupMessagesPerPartition.js'),
     crc32c: join(root, 'src/protocol/recordBatch/crc32C/index.js'),
     encoder: join(root, 'src/protocol/encoder.js'),
+    record: join(root, 'src/protocol/recordBatch/record/v0/index.js'),
   };
 }
 
@@ -199,6 +317,7 @@ export function kafkajsReplacements(): { path: string; replacement: (loadOrigina
     { path: paths.groupMessagesPerPartition, replacement: () => groupMessagesPerPartition },
     { path: paths.crc32c, replacement: () => crc32c },
     { path: paths.encoder, replacement: (loadOriginal) => poolingEncoder(loadOriginal() as EncoderClass) },
+    { path: paths.record, replacement: (loadOriginal) => Object.assign(recordEncoder(loadOriginal() as (fields: RecordFields) => unknown), { singlePass: true }) },
   ];
 }
 
@@ -237,5 +356,6 @@ export function installedKafkajsInternals(load: (path: string) => unknown = (pat
     groupingInstalled: load(paths.groupMessagesPerPartition) === groupMessagesPerPartition,
     crcInstalled: load(paths.crc32c) === crc32c,
     encoderInstalled: (load(paths.encoder) as { pooling?: boolean } | undefined)?.pooling === true,
+    recordInstalled: (load(paths.record) as { singlePass?: boolean } | undefined)?.singlePass === true,
   };
 }
