@@ -11,6 +11,8 @@ export * from './events/alert-request';
 export * from './policies/policies-api';
 export * from './events/events-api';
 export * from './rpc/patterns';
+export * from './rpc/access';
+export * from './rpc/payloads';
 export * from './webhooks/webhooks';
 export * from './alerts/alerts';
 export * from './access/access';
