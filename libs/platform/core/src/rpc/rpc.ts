@@ -94,7 +94,10 @@ export class RpcClient {
     const code = (error as { code?: string })?.code;
     // A TLS failure (the server's certificate is not the expected service's, or ours is refused) is
     // an unavailable service to the caller; the reason is in the logs of both sides.
-    if (code && (CONNECTION_ERRORS.has(code) || /^(ERR_TLS_|ERR_SSL_)|CERT/.test(code))) {
+    // (The TCP client reports a connection the server closed, e.g. after refusing our certificate,
+    // as a bare "Connection closed".)
+    const closed = error instanceof Error && error.message === 'Connection closed';
+    if (closed || (code && (CONNECTION_ERRORS.has(code) || /^(ERR_TLS_|ERR_SSL_)|CERT/.test(code)))) {
       return new DomainException(
         503,
         CommonErrorCode.ServiceUnavailable,
