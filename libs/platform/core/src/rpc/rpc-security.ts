@@ -2,7 +2,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { ConnectionOptions, PeerCertificate, TlsOptions } from 'node:tls';
-import { ConfigError, env } from '../config/config';
+import { ConfigError } from '../config/config';
 
 /**
  * How a service proves who it is on RPC, and checks who calls it: mutual TLS with certificates from
@@ -18,13 +18,6 @@ export interface RpcCredentials {
   key: string;
 }
 
-export const rpcSecurityConfigSpec = {
-  RPC_HOST: env.string({ default: '127.0.0.1', description: 'address the RPC listener binds; an IP address or host name (default loopback)' }),
-  RPC_TLS_CA_FILE: env.optionalAbsolutePath({ description: 'PEM file of the CA that signs every service\'s RPC certificate' }),
-  RPC_TLS_CERT_FILE: env.optionalAbsolutePath({ description: 'PEM certificate of this service (common name = the service name), signed by RPC_TLS_CA_FILE' }),
-  RPC_TLS_KEY_FILE: env.optionalAbsolutePath({ description: 'PEM private key of RPC_TLS_CERT_FILE', secret: false }),
-  RPC_INSECURE: env.bool({ default: false, description: 'local development only: RPC without TLS or caller identity (every caller may call everything)' }),
-};
 
 interface RpcSecurityConfig {
   RPC_HOST: string;

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
-import { commonConfigSpec, databaseConfigSpec, type ConfigOf, ConfigError, type ConfigSpec, env, type Env, loadConfig } from '../config/config';
+import { commonConfigSpec, databaseConfigSpec, rpcSecurityConfigSpec, type ConfigOf, ConfigError, type ConfigSpec, env, type Env, loadConfig } from '../config/config';
 import { Readiness } from '../health/readiness';
 import { printBanner, StartNotices } from '../logging/banner';
 import { createLogger, NestPinoLogger, type Logger, resolveLogFormat } from '../logging/logger';
@@ -11,7 +11,7 @@ import { type MetricsServer, metricsPortFor, startMetricsServer } from '../metri
 import { createValidationPipe } from '../errors/validation.pipe';
 import { serviceTracer, startTracing } from '../tracing/tracing';
 import { RpcCallerGuard, rpcRefusalCounter } from '../rpc/rpc-guard';
-import { type RpcCredentials, rpcCredentialsFromConfig, rpcSecurityConfigSpec, rpcServerTls } from '../rpc/rpc-security';
+import { type RpcCredentials, rpcCredentialsFromConfig, rpcServerTls } from '../rpc/rpc-security';
 import { bodyParsers, correlationMiddleware } from './http-pipeline';
 import type { ServiceContext, ServiceDefinition } from './service-context';
 
@@ -43,10 +43,11 @@ function fullSpec(definition: ServiceDefinition) {
     ...(definition.usesDatabase ? databaseConfigSpec : {}),
     HOST: env.string({ default: '0.0.0.0' }),
     PORT: env.port({ default: definition.defaultPort }),
-    ...rpcSecurityConfigSpec,
+    RPC_HOST: env.string({ default: '127.0.0.1', description: 'address the RPC listener binds (an IP address or host name; checked at start)' }),
     RPC_PORT: env.port({ default: definition.rpcPort ?? 0 }),
     METRICS_HOST: env.optionalString({ description: 'address of the metrics listener; default HOST' }),
     METRICS_PORT: env.optionalPort({ description: 'port of GET /metrics; default PORT + 6000 (0 when PORT is 0)' }),
+    ...rpcSecurityConfigSpec,
     ...definition.configSpec,
   } satisfies ConfigSpec;
 }
