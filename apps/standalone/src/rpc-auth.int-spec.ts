@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
-import { RpcPatterns } from '@vigil/contracts';
-import { createRpcAuthority, DomainException, RpcClient, type RunningService } from '@vigil/platform';
+import { createRpcAuthority, RpcPatterns } from '@vigil/contracts';
+import { DomainException, RpcClient, type RunningService } from '@vigil/platform';
 import { testRpcCredentials } from '@vigil/testing';
 import { http, login } from './testing/http';
 import { startTestSystem, type TestSystem } from './testing/test-system';

@@ -1,14 +1,11 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { createRpcAuthority, issueRpcCertificate, type RpcAuthority, type RpcCredentials } from '@vigil/contracts';
 import { sharedMemoryBus } from '@vigil/messaging';
 import {
   type BannerSection,
   commonConfigSpec,
   createLogger,
-  createRpcAuthority,
-  issueRpcCertificate,
-  type RpcAuthority,
-  type RpcCredentials,
   type Env,
   loadConfig,
   type Logger,

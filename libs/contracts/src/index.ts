@@ -12,6 +12,7 @@ export * from './policies/policies-api';
 export * from './events/events-api';
 export * from './rpc/patterns';
 export * from './rpc/access';
+export * from './rpc/certificates';
 export * from './rpc/payloads';
 export * from './webhooks/webhooks';
 export * from './alerts/alerts';

@@ -12,7 +12,6 @@ export * from './metrics/metrics';
 export * from './metrics/metrics-server';
 export * from './audit/request-origin';
 export * from './rpc/rpc';
-export * from './rpc/rpc-certificates';
 export * from './rpc/rpc-guard';
 export * from './rpc/rpc-security';
 export * from './service/public.decorator';

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRpcAuthority, issueRpcCertificate, type RpcAuthority, type RpcCredentials } from '@vigil/platform';
+import { createRpcAuthority, issueRpcCertificate, type RpcAuthority, type RpcCredentials } from '@vigil/contracts';
 
 let authority: RpcAuthority | undefined;
 let folder: string | undefined;

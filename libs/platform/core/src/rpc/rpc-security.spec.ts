@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../config/config';
-import { createRpcAuthority, issueRpcCertificate } from './rpc-certificates';
+import { createRpcAuthority, issueRpcCertificate } from '@vigil/contracts';
 import { checkRpcCredentials, rpcCredentialsFromConfig } from './rpc-security';
 
 describe('RPC credentials', () => {

@@ -2,6 +2,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { ConnectionOptions, PeerCertificate, TlsOptions } from 'node:tls';
+import type { RpcCredentials } from '@vigil/contracts';
 import { ConfigError } from '../config/config';
 
 /**
@@ -9,14 +10,7 @@ import { ConfigError } from '../config/config';
  * one CA, the identity being the certificate's common name (a service name). Why TLS rather than
  * signed tokens, and how to issue the certificates: docs/architecture.md#internal-calls.
  */
-export interface RpcCredentials {
-  /** This service's identity: the common name of `cert`. */
-  identity: string;
-  /** PEM certificate(s) of the CA every peer's certificate must chain to. */
-  ca: string;
-  cert: string;
-  key: string;
-}
+export type { RpcCredentials } from '@vigil/contracts';
 
 
 interface RpcSecurityConfig {

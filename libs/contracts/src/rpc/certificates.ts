@@ -86,6 +86,15 @@ function certificate(options: {
   return `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
 }
 
+export interface RpcCredentials {
+  /** This service's identity: the common name of `cert`. */
+  identity: string;
+  /** PEM certificate(s) of the CA every peer's certificate must chain to. */
+  ca: string;
+  cert: string;
+  key: string;
+}
+
 export interface RpcAuthority {
   /** PEM certificate of the CA: every service trusts it. */
   cert: string;
