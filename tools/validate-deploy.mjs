@@ -145,7 +145,7 @@ function loadCode() {
   // The proxy compiles its redaction patterns at start with re2js (pure JavaScript, no native code).
   const re2js = require('re2js');
   const runService = read('libs/platform/core/src/service/run-service.ts');
-  for (const needle of ['...commonConfigSpec', 'databaseConfigSpec', 'HOST: env.string', 'PORT: env.port', 'RPC_HOST: env.string', 'RPC_PORT: env.port', 'METRICS_HOST: env.optionalString', 'METRICS_PORT: env.optionalPort']) {
+  for (const needle of ['...commonConfigSpec', 'databaseConfigSpec', 'HOST: env.string', 'PORT: env.port', 'RPC_HOST: env.string', 'RPC_PORT: env.port', 'METRICS_HOST: env.optionalString', 'METRICS_PORT: env.optionalPort', '...rpcSecurityConfigSpec']) {
     if (!runService.includes(needle)) throw new Error(`run-service.ts no longer contains "${needle}": update fullSpec() in tools/validate-deploy.mjs`);
   }
   if (!read('libs/platform/core/src/metrics/metrics-server.ts').includes('httpPort + 6000')) {
@@ -172,9 +172,10 @@ function loadCode() {
       ...(usesDatabase ? config.databaseConfigSpec : {}),
       HOST: env.string({ default: '0.0.0.0' }),
       PORT: env.port({ default: defaultPort }),
-      ...(rpcMatch ? { RPC_HOST: env.string({ default: '0.0.0.0' }), RPC_PORT: env.port({ default: Number(rpcMatch[1]) }) } : {}),
+      ...(rpcMatch ? { RPC_HOST: env.string({ default: '127.0.0.1' }), RPC_PORT: env.port({ default: Number(rpcMatch[1]) }) } : {}),
       METRICS_HOST: env.optionalString(),
       METRICS_PORT: env.optionalPort(),
+      ...config.rpcSecurityConfigSpec,
       ...specModule[specName],
     };
     // Whom it calls: every <SERVICE>_RPC_ADDRESS it reads.

@@ -4,7 +4,7 @@ import { authDatabase, authService } from '@vigil/service/auth';
 import { deliveryDatabase } from '@vigil/service/delivery';
 import { eventIngestDatabase } from '@vigil/service/event-ingest';
 import { policyDatabase } from '@vigil/service/policy';
-import { createTestDatabase, createTestRoles, freePort, type TestDatabase, type TestRoles } from '@vigil/testing';
+import { createTestDatabase, createTestRoles, freePort, type TestDatabase, type TestRoles, testRpcCredentials } from '@vigil/testing';
 import { Client } from 'pg';
 
 const DATABASES: ServiceDatabase[] = [authDatabase, policyDatabase, eventIngestDatabase, deliveryDatabase];
@@ -74,7 +74,7 @@ describe('database roles', () => {
       AUDIT_ADMIN_EMAIL: 'admin@example.com',
       AUDIT_ADMIN_PASSWORD: 'long-and-uncommon-password',
       ...env,
-    });
+    }, { rpcCredentials: testRpcCredentials('auth') });
 
   it.each([
     ['the owner role', () => roles.owner.url, /connects as the PostgreSQL role "vt_\w+_owner", which owns the schema auth/],

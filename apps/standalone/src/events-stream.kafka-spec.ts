@@ -1,6 +1,6 @@
 import { gatewayService } from '@vigil/service/gateway';
 import { type RunningService, startService } from '@vigil/platform';
-import { freePort, waitFor } from '@vigil/testing';
+import { freePort, testRpcCredentials, waitFor } from '@vigil/testing';
 import { http, login } from './testing/http';
 import { startTestSystem, type TestSystem } from './testing/test-system';
 
@@ -25,7 +25,7 @@ describe('event stream on Kafka, two gateway replicas', () => {
     }
     env.PORT = String(await freePort());
     env.HOST = '127.0.0.1';
-    second = await startService(gatewayService, env);
+    second = await startService(gatewayService, env, { rpcCredentials: testRpcCredentials('gateway') });
     secondUrl = `http://127.0.0.1:${second.httpPort}`;
     token = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
   }, 180_000);

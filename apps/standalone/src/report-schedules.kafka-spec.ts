@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, waitFor } from '@vigil/testing';
+import { freePort, testRpcCredentials, waitFor } from '@vigil/testing';
 import { type RunningService, startService } from '@vigil/platform';
 import { eventIngestService, ReportsWorker } from '@vigil/service/event-ingest';
 import { http, login } from './testing/http';
@@ -36,7 +36,7 @@ describe('report schedules with two instances', () => {
       ENFORCEMENT_READY_TIMEOUT_MS: '100',
       // Reports read their alert figures from the system's delivery service.
       DELIVERY_RPC_ADDRESS: `127.0.0.1:${system.services.find((s) => s.name === 'delivery')!.context.config.RPC_PORT}`,
-    });
+        }, { rpcCredentials: testRpcCredentials('event-ingest') });
   }, 180_000);
 
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { createRpcAuthority, issueRpcCertificate, type RpcAuthority, type RpcCredentials } from '@vigil/contracts';
 import { sharedMemoryBus } from '@vigil/messaging';
 import {
   type BannerSection,
@@ -136,7 +137,26 @@ export function proxyEnv(env: Env, dataDir: string, policyRpcAddress: string): E
  * `<SERVICE>_METRICS_PORT` move them (metrics default to the HTTP port + 6000: 9001-9004), and
  * `<SERVICE>_DATABASE_URL` gives one its own role instead of DATABASE_URL's.
  */
-export async function startSystem(source: Env): Promise<RunningSystem> {
+export interface SystemOptions {
+  /**
+   * The CA that issues each service's RPC certificate. Unset: a new one at every start, held in
+   * memory only (a test gives its own, to start more services beside the system).
+   */
+  rpcAuthority?: RpcAuthority;
+}
+
+/**
+ * Each service's RPC identity in this process: a certificate for its name from a CA made at start
+ * (never written anywhere), so the services authenticate each other with no configuration. With
+ * RPC_INSECURE=true, none (plain TCP, no identities).
+ */
+function rpcIdentities(env: Env, options: SystemOptions): ((service: string) => RpcCredentials | undefined) {
+  if (/^(true|1|yes)$/i.test(env.RPC_INSECURE?.trim() ?? '')) return () => undefined;
+  const authority = options.rpcAuthority ?? createRpcAuthority(`vigil-standalone-${process.pid}`, 30);
+  return (service) => ({ identity: service, ca: authority.cert, ...issueRpcCertificate(authority, service, 30) });
+}
+
+export async function startSystem(source: Env, options: SystemOptions = {}): Promise<RunningSystem> {
   const launcherConfig = loadConfig('standalone', launcherConfigSpec, source);
   const logger = createLogger('standalone', launcherConfig.LOG_LEVEL, launcherConfig.LOG_FORMAT);
   const dataDir = resolve(source.VIGIL_DATA_DIR ?? '.data');
@@ -154,6 +174,7 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
   env.DATABASE_ALLOW_PRIVILEGED_ROLE ??= 'true';
   env.VIGIL_ENCRYPTION_KEYS ??= encryptionKey(dataDir);
   env.DASHBOARD_URL ??= dashboardUrl(env);
+  const rpcCredentials = rpcIdentities(env, options);
   const memoryBus = env.KAFKA_BROKERS ? undefined : sharedMemoryBus();
   memoryBus?.pause();
   // One tracer provider for the whole process (service name `vigil`): the services share it, and
@@ -193,17 +214,18 @@ export async function startSystem(source: Env): Promise<RunningSystem> {
             METRICS_HOST: '127.0.0.1',
             METRICS_PORT: env[`${key}_METRICS_PORT`] ?? (env.METRICS_PORT === '0' ? '0' : ''),
           },
+          { rpcCredentials: rpcCredentials(definition.name) },
         ),
       );
     }
     const proxySettings = proxyEnv(env, dataDir, rpcAddresses.POLICY_RPC_ADDRESS!);
     if (proxySettings) {
-      services.push(await startService(pgProxyService, proxySettings));
+      services.push(await startService(pgProxyService, proxySettings, { rpcCredentials: rpcCredentials('pg-proxy') }));
       const listen = `${proxySettings.PROXY_LISTEN_HOST}:${proxySettings.PROXY_LISTEN_PORT ?? 6432}`;
       proxy = { listen, upstream: proxySettings.PROXY_UPSTREAM! };
       logger.info({ listen, upstream: proxy.upstream }, 'PostgreSQL audit proxy started');
     }
-    services.push(await startService(gatewayService, { ...env, ...rpcAddresses }));
+    services.push(await startService(gatewayService, { ...env, ...rpcAddresses }, { rpcCredentials: rpcCredentials('gateway') }));
   } catch (error) {
     await stopAll();
     throw error;

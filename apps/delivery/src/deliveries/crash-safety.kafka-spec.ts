@@ -2,7 +2,7 @@ import { type AuditEvent, type EventEnvelope, MessageHeaders, RpcPatterns, Topic
 import { newId } from '@vigil/domain';
 import { KafkaBus } from '@vigil/messaging';
 import { createLogger, RpcClient, SecretBox } from '@vigil/platform';
-import { type ChildService, createTestDatabase, freePort, spawnTs, type TestDatabase, testKafka, waitFor, startWebhookReceiver, type WebhookReceiver } from '@vigil/testing';
+import { type ChildService, createTestDatabase, freePort, spawnTs, type TestDatabase, testKafka, testRpcCredentials, waitFor, startWebhookReceiver, type WebhookReceiver } from '@vigil/testing';
 
 const MAIN = 'apps/delivery/src/main.ts';
 
@@ -91,7 +91,7 @@ describe('webhook deliveries survive the delivery process dying', () => {
     };
     bus = new KafkaBus({ brokers: kafka.brokers, clientId: 'crash-test', prefix: kafka.prefix, logger: createLogger('test', 'warn') });
     await bus.ensureTopics(TopicSpecs);
-    rpc = new RpcClient('delivery', `127.0.0.1:${rpcPort}`, 10_000);
+    rpc = new RpcClient('delivery', `127.0.0.1:${rpcPort}`, 10_000, testRpcCredentials('gateway'));
     child = await startDelivery();
   }, 90_000);
 

@@ -13,7 +13,7 @@ describe('PolicyCache.whenReady at start', () => {
   it('holds every batch that asks while the policies load, not only the first, then holds no later batch', async () => {
     const bus = new MemoryBus();
     // Nothing answers on this port: the policies never load and the wait at start runs to its end.
-    const cache = new PolicyCache(bus, { POLICY_RPC_ADDRESS: `127.0.0.1:${await freePort()}`, ENFORCEMENT_READY_TIMEOUT_MS: 300 }, createLogger('test', 'silent'), new Registry());
+    const cache = new PolicyCache(bus, { POLICY_RPC_ADDRESS: `127.0.0.1:${await freePort()}`, ENFORCEMENT_READY_TIMEOUT_MS: 300 }, createLogger('test', 'silent'), new Registry(), null);
     await cache.onApplicationBootstrap();
     try {
       // Batches of two partitions reach enforcement together. Each must wait like the first; the
@@ -68,7 +68,7 @@ describe('PolicyCache and application-only exemptions', () => {
     const lines: { msg: string; policy_id?: string; version?: number }[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const metrics = new Registry();
-    const cache = new PolicyCache(bus, { POLICY_RPC_ADDRESS: `127.0.0.1:${stubPort}`, ENFORCEMENT_READY_TIMEOUT_MS: 300 }, logger, metrics);
+    const cache = new PolicyCache(bus, { POLICY_RPC_ADDRESS: `127.0.0.1:${stubPort}`, ENFORCEMENT_READY_TIMEOUT_MS: 300 }, logger, metrics, null);
     const gauge = async () => (await metrics.getSingleMetric('vigil_policy_untrusted_exemptions')!.get()).values[0]?.value;
     const publish = (version: number, exceptions: Record<string, string[]>) => {
       const policy = {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { MESSAGE_BUS, type MessageBus, PolicyFollower } from '@vigil/messaging';
-import { CONFIG, type ConfigOf, Gauge, LOGGER, type Logger, Registry } from '@vigil/platform';
+import { CONFIG, type ConfigOf, Gauge, LOGGER, type Logger, RPC_CREDENTIALS, type RpcCredentials, Registry } from '@vigil/platform';
 import { PolicyEngine } from '@vigil/policy-engine';
 import type { enforcementConfigSpec } from './enforcement.config';
 
@@ -24,6 +24,7 @@ export class PolicyCache implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(CONFIG) private readonly config: EnforcementConfig,
     @Inject(LOGGER) logger: Logger,
     @Inject(Registry) metrics: Registry,
+    @Inject(RPC_CREDENTIALS) rpcCredentials: RpcCredentials | null,
   ) {
     this.logger = logger.child({ component: 'policy-cache' });
     const engine = this.engine;
@@ -38,6 +39,7 @@ export class PolicyCache implements OnApplicationBootstrap, OnModuleDestroy {
     this.follower = new PolicyFollower({
       bus,
       policyRpcAddress: config.POLICY_RPC_ADDRESS,
+      rpcCredentials,
       groupPrefix: 'event-ingest.policy-cache',
       logger,
       metrics,

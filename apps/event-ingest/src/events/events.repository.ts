@@ -112,6 +112,28 @@ const METRIC_SQL: Record<AggregateMetric, string> = {
   avg_risk_score: 'round(avg(risk_score), 2)::float8',
 };
 
+const BUCKET_SQL: Record<AggregateBucket, string> = {
+  minute: `date_trunc('minute', "timestamp", 'UTC')`,
+  hour: `date_trunc('hour', "timestamp", 'UTC')`,
+  day: `date_trunc('day', "timestamp", 'UTC')`,
+};
+
+/**
+ * What a request may put into SQL text: only entries of the fixed tables above, looked up as own
+ * properties (never `__proto__` or `constructor`), and whole numbers in range. Everything else is
+ * a bind parameter. The RPC boundary already refuses such values (RpcPayloadSchemas); this keeps
+ * a later caller from getting them into the text.
+ */
+function fixed<K extends string>(table: Record<K, string>, key: string, what: string): string {
+  if (!Object.hasOwn(table, key)) throw new Error(`not a known ${what}: ${JSON.stringify(key).slice(0, 80)}`);
+  return table[key as K];
+}
+
+function sqlInt(value: number, what: string, max = 1_000_000_000): number {
+  if (!Number.isSafeInteger(value) || value < 0 || value > max) throw new Error(`${what} is not a whole number from 0 to ${max}: ${String(value).slice(0, 40)}`);
+  return value;
+}
+
 export interface AggregateRow {
   keys: (string | null)[];
   bucket: Date | null;
@@ -303,7 +325,9 @@ export class EventsRepository {
 
   /** Newest first (timestamp, then id), from a keyset position or an offset. */
   async list(options: { filters: EventFilters; snapshot: string; limit: number; offset: number; after?: ListCursor }): Promise<EventListItem[]> {
-    const { filters, limit, offset, after } = options;
+    const { filters, after } = options;
+    const limit = sqlInt(options.limit, 'limit');
+    const offset = sqlInt(options.offset, 'offset');
     const types = filters.types ?? [];
     const branch = (params: unknown[], type: string | undefined, branchLimit: string) => {
       const where = new Where(params);
@@ -350,11 +374,11 @@ export class EventsRepository {
     const counted = await inSnapshot(this.dataSource, async (manager) => {
       const [after]: { read: number; n: number }[] = await manager.query(
         `SELECT count(*)::int AS read, (count(*) FILTER (WHERE ${matches}))::int AS n
-           FROM (SELECT * FROM event_ingest.events WHERE seq > ${since}::bigint LIMIT ${recentReadLimit + 1}) r`,
+           FROM (SELECT * FROM event_ingest.events WHERE seq > ${since}::bigint LIMIT ${sqlInt(recentReadLimit, 'limit') + 1}) r`,
         newer.params,
       );
       if (after!.read > recentReadLimit) return null; // a flood since the listing began: estimate
-      const cap = exactUpTo + 1 + after!.n;
+      const cap = sqlInt(exactUpTo + 1 + after!.n, 'count cap');
       const [all]: { n: number }[] = await manager.query(
         `SELECT count(*)::int AS n FROM (SELECT 1 FROM event_ingest.events ${where.sql()} LIMIT ${cap}) c`,
         where.params,
@@ -377,7 +401,7 @@ export class EventsRepository {
     applyFilters(where, filters);
     if (after) where.add(`("timestamp", id) < (${where.param(after.t)}::timestamptz, ${where.param(after.id)})`);
     const rows: EventRow[] = await this.dataSource.query(
-      `SELECT ${LIST} FROM event_ingest.events ${where.sql()} ORDER BY "timestamp" DESC, id DESC LIMIT ${limit}`,
+      `SELECT ${LIST} FROM event_ingest.events ${where.sql()} ORDER BY "timestamp" DESC, id DESC LIMIT ${sqlInt(limit, 'limit')}`,
       where.params,
     );
     return rows.map(toListItem);
@@ -400,16 +424,17 @@ export class EventsRepository {
     const counted = options.useHourlyCounts === false ? null : hourlyCountsSource(where, options);
     if (!counted) applyFilters(where, options.filters);
     const source = counted ?? `event_ingest.events ${where.sql()}`;
-    const expressions = options.groupBy.map((g) => GROUP_COLUMNS[g]);
-    if (options.bucket) expressions.push(`date_trunc('${options.bucket}', "timestamp", 'UTC')`);
+    const expressions = options.groupBy.map((g) => fixed(GROUP_COLUMNS, g, 'group field'));
+    if (options.bucket) expressions.push(fixed(BUCKET_SQL, options.bucket, 'bucket'));
     const keys = expressions.map((e, i) => (options.bucket && i === expressions.length - 1 ? `${e} AS b` : `${e} AS k${i}`));
-    const metrics = options.metrics.map((m) => `${counted ? 'sum(n)::bigint' : METRIC_SQL[m]} AS ${m}`);
+    // The alias is the metric's name, taken from the table's own keys once the lookup succeeded.
+    const metrics = options.metrics.map((m) => `${counted ? 'sum(n)::bigint' : fixed(METRIC_SQL, m, 'metric')} AS ${Object.keys(METRIC_SQL).find((k) => k === m)}`);
     const orderMetric = options.metrics.includes('count') ? (counted ? 'sum(n)' : 'count(*)') : '1';
     const groupSql = expressions.length ? `GROUP BY GROUPING SETS ((${expressions.join(', ')}), ())` : '';
     const select = [...keys, ...metrics, expressions.length ? `GROUPING(${expressions.join(', ')}) > 0 AS is_total` : 'true AS is_total'];
     const rows: Record<string, unknown>[] = await this.dataSource.query(
       `SELECT ${select.join(', ')} FROM ${source} ${groupSql}
-       ORDER BY is_total DESC, ${orderMetric} DESC${options.bucket ? ', b' : ''} LIMIT ${options.limit + 2}`,
+       ORDER BY is_total DESC, ${orderMetric} DESC${options.bucket ? ', b' : ''} LIMIT ${sqlInt(options.limit, 'limit') + 2}`,
       where.params,
     );
     return rows.map((row) => ({
@@ -428,7 +453,7 @@ export class EventsRepository {
     applyFilters(where, options.filters);
     const rows: EventRow[] = await this.dataSource.query(
       // Qualified: a bare `seq` here would sort by the text column of the select list.
-      `SELECT ${FULL} FROM event_ingest.events e ${where.sql()} ORDER BY e.seq LIMIT ${options.limit}`,
+      `SELECT ${FULL} FROM event_ingest.events e ${where.sql()} ORDER BY e.seq LIMIT ${sqlInt(options.limit, 'limit')}`,
       where.params,
     );
     return rows.map((row) => ({ seq: row.seq, event: toEvent(row) }));

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { type AlertReport, type AlertReportRequest, RpcPatterns } from '@vigil/contracts';
-import { CONFIG, type ConfigOf, DomainException, LOGGER, type Logger, RpcClient } from '@vigil/platform';
+import { CONFIG, type ConfigOf, DomainException, LOGGER, type Logger, RPC_CREDENTIALS, RpcClient, type RpcCredentials } from '@vigil/platform';
 import type { reportsConfigSpec } from './reports.config';
 
 type ReportsConfig = ConfigOf<typeof reportsConfigSpec>;
@@ -43,8 +43,12 @@ export class ReportAlertsClient implements OnModuleDestroy {
   private readonly retryMs: number;
   private readonly logger: Logger;
 
-  constructor(@Inject(CONFIG) config: ReportsConfig, @Inject(LOGGER) logger: Logger) {
-    this.rpc = new RpcClient('delivery', config.DELIVERY_RPC_ADDRESS, CALL_TIMEOUT_MS);
+  constructor(
+    @Inject(CONFIG) config: ReportsConfig,
+    @Inject(LOGGER) logger: Logger,
+    @Inject(RPC_CREDENTIALS) credentials: RpcCredentials | null,
+  ) {
+    this.rpc = new RpcClient('delivery', config.DELIVERY_RPC_ADDRESS, CALL_TIMEOUT_MS, credentials);
     this.retryMs = Math.min(config.REPORTS_ALERTS_RETRY_MS, Math.floor(config.REPORTS_LEASE_MS / 2));
     this.logger = logger.child({ component: 'report-alerts' });
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { CONFIG, RpcClient } from '@vigil/platform';
+import { CONFIG, RPC_CREDENTIALS, RpcClient, type RpcCredentials } from '@vigil/platform';
 import type { GatewayConfig } from '../gateway.service-definition';
 
 /** One request-response client per service the gateway calls. */
@@ -10,11 +10,11 @@ export class RpcClients implements OnApplicationShutdown {
   readonly events: RpcClient;
   readonly delivery: RpcClient;
 
-  constructor(@Inject(CONFIG) config: GatewayConfig) {
-    this.auth = new RpcClient('auth', config.AUTH_RPC_ADDRESS, config.RPC_TIMEOUT_MS);
-    this.policy = new RpcClient('policy', config.POLICY_RPC_ADDRESS, config.RPC_TIMEOUT_MS);
-    this.events = new RpcClient('event-ingest', config.EVENT_INGEST_RPC_ADDRESS, config.RPC_TIMEOUT_MS);
-    this.delivery = new RpcClient('delivery', config.DELIVERY_RPC_ADDRESS, config.RPC_TIMEOUT_MS);
+  constructor(@Inject(CONFIG) config: GatewayConfig, @Inject(RPC_CREDENTIALS) credentials: RpcCredentials | null) {
+    this.auth = new RpcClient('auth', config.AUTH_RPC_ADDRESS, config.RPC_TIMEOUT_MS, credentials);
+    this.policy = new RpcClient('policy', config.POLICY_RPC_ADDRESS, config.RPC_TIMEOUT_MS, credentials);
+    this.events = new RpcClient('event-ingest', config.EVENT_INGEST_RPC_ADDRESS, config.RPC_TIMEOUT_MS, credentials);
+    this.delivery = new RpcClient('delivery', config.DELIVERY_RPC_ADDRESS, config.RPC_TIMEOUT_MS, credentials);
   }
 
   async onApplicationShutdown() {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { MESSAGE_BUS, type MessageBus, PolicyFollower } from '@vigil/messaging';
-import { CONFIG, type ConfigOf, Gauge, LOGGER, type Logger, Readiness, Registry } from '@vigil/platform';
+import { CONFIG, type ConfigOf, Gauge, LOGGER, type Logger, RPC_CREDENTIALS, type RpcCredentials, Readiness, Registry } from '@vigil/platform';
 import type { pgProxyConfigSpec } from '../config/pg-proxy.config';
 import { PolicyStore } from './policy-store';
 
@@ -21,6 +21,7 @@ export class PolicyCache implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(LOGGER) logger: Logger,
     @Inject(Readiness) readiness: Readiness,
     @Inject(Registry) metrics: Registry,
+    @Inject(RPC_CREDENTIALS) rpcCredentials: RpcCredentials | null,
   ) {
     const log = logger.child({ component: 'policy-cache' });
     const engine = this.store.engine;
@@ -35,6 +36,7 @@ export class PolicyCache implements OnApplicationBootstrap, OnModuleDestroy {
     this.follower = new PolicyFollower({
       bus,
       policyRpcAddress: config.POLICY_RPC_ADDRESS,
+      rpcCredentials,
       groupPrefix: 'pg-proxy.policy-cache',
       logger,
       metrics,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RunningService, startService } from '@vigil/platform';
 import { pgProxyService } from '@vigil/service/pg-proxy';
-import { freePort, type TestDatabase, testServerUrl } from '@vigil/testing';
+import { freePort, type TestDatabase, testRpcCredentials, testServerUrl } from '@vigil/testing';
 import type { TestSystem } from './test-system';
 
 export interface SystemProxy {
@@ -39,6 +39,6 @@ export async function startProxyBehind(system: TestSystem, target: TestDatabase,
     PROXY_DATABASE_IDS: `${target.name}:${databaseId}`,
     POLICY_RPC_ADDRESS: `127.0.0.1:${system.services.find((s) => s.name === 'policy')!.context.config.RPC_PORT}`,
     ...env,
-  });
+  }, { rpcCredentials: testRpcCredentials('pg-proxy') });
   return { service, port, spillDir };
 }

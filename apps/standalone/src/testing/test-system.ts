@@ -6,7 +6,7 @@ import { authDatabase } from '@vigil/service/auth';
 import { deliveryDatabase } from '@vigil/service/delivery';
 import { eventIngestDatabase } from '@vigil/service/event-ingest';
 import { policyDatabase } from '@vigil/service/policy';
-import { createTestDatabase, createTestRoles, freePort, type TestDatabase, type TestKafka, testKafka, type TestRoles } from '@vigil/testing';
+import { createTestDatabase, createTestRoles, freePort, type TestDatabase, type TestKafka, testKafka, type TestRoles, testRpcAuthority } from '@vigil/testing';
 import { type RunningSystem, startSystem } from '../standalone';
 
 export interface TestSystem extends RunningSystem {
@@ -78,7 +78,7 @@ export async function startTestSystem(options: {
   let system: RunningSystem;
   for (let attempt = 1; ; attempt++) {
     try {
-      system = await startSystem({ ...env, ...options.env });
+      system = await startSystem({ ...env, ...options.env }, { rpcAuthority: testRpcAuthority() });
       break;
     } catch (error) {
       if ((error as { code?: string })?.code !== 'EADDRINUSE' || attempt >= 5) throw error;

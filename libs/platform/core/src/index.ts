@@ -12,6 +12,8 @@ export * from './metrics/metrics';
 export * from './metrics/metrics-server';
 export * from './audit/request-origin';
 export * from './rpc/rpc';
+export * from './rpc/rpc-guard';
+export * from './rpc/rpc-security';
 export * from './service/public.decorator';
 export * from './service/service-context';
 export * from './service/platform.module';

@@ -10,6 +10,7 @@ describe('PolicyFollower', () => {
     const follower = new PolicyFollower({
       bus: new MemoryBus(),
       policyRpcAddress: '127.0.0.1:1', // nothing listens there
+      rpcCredentials: null,
       groupPrefix: 'test.policy-cache',
       logger: createLogger('test', 'silent'),
       apply: () => true,

@@ -8,7 +8,7 @@ import {
   RpcPatterns,
   Topics,
 } from '@vigil/contracts';
-import { ed25519PublicKey, type Logger, Registry, RpcClient, verifyDocument } from '@vigil/platform';
+import { ed25519PublicKey, type Logger, Registry, RpcClient, type RpcCredentials, verifyDocument } from '@vigil/platform';
 import { Counter } from 'prom-client';
 import type { IncomingMessage, MessageBus, Subscription } from './bus';
 
@@ -16,6 +16,8 @@ export interface PolicyFollowerOptions {
   bus: MessageBus;
   /** host:port of the policy service's RPC. */
   policyRpcAddress: string;
+  /** This service's RPC identity (null with RPC_INSECURE). */
+  rpcCredentials: RpcCredentials | null;
   /** Prefix of this process's own consumer group (`<service>.policy-cache`). */
   groupPrefix: string;
   logger: Logger;
@@ -69,7 +71,7 @@ export class PolicyFollower {
 
   constructor(private readonly options: PolicyFollowerOptions) {
     this.logger = options.logger.child({ component: 'policy-cache' });
-    this.rpc = new RpcClient('policy', options.policyRpcAddress, 5_000);
+    this.rpc = new RpcClient('policy', options.policyRpcAddress, 5_000, options.rpcCredentials);
     this.ready = new Promise((resolve) => (this.markReady = resolve));
     this.refused = refusalCounter(options.metrics);
     for (const reason of ['unsigned', 'unknown_key', 'bad_signature', 'replayed'] as const) this.refused?.inc({ reason }, 0);

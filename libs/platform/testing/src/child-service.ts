@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { testRpcFiles } from './rpc';
 
 const ROOT = resolve(__dirname, '../../../..');
 
@@ -18,12 +19,16 @@ export interface ChildService {
  * process, as production runs it, so a test can kill it mid-flight.
  */
 export function spawnTs(entry: string, env: Record<string, string>): ChildService {
+  // A service's main.ts refuses to start without RPC credentials: it gets its own from the test
+  // authority, unless the test gives others (or none).
+  const service = /^apps\/([a-z-]+)\/src\/main\.ts$/.exec(entry)?.[1];
+  const rpc = service && service !== 'standalone' && !env.RPC_TLS_CERT_FILE && !env.RPC_INSECURE ? testRpcFiles(service) : {};
   const child = spawn(process.execPath, ['-r', '@swc-node/register', resolve(ROOT, entry)], {
     cwd: ROOT,
     // A modest pool (a service's LISTEN connections come out of it too): suites share the server.
     // Metrics on a port picked when bound unless the test names one (PORT + 6000 may be taken or out
     // of range). Tests connect as the test server's superuser, which a service refuses unless told.
-    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '8', METRICS_PORT: '0', DATABASE_ALLOW_PRIVILEGED_ROLE: 'true', ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '8', METRICS_PORT: '0', DATABASE_ALLOW_PRIVILEGED_ROLE: 'true', ...rpc, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -7,3 +7,4 @@ export * from './webhook-receiver';
 export * from './pdf';
 export * from './otlp-receiver';
 export * from './tcp-proxy';
+export * from './rpc';

@@ -233,6 +233,17 @@ export const kafkaSecurityConfigSpec = {
 };
 export type KafkaSecurityConfig = ConfigOf<typeof kafkaSecurityConfigSpec>;
 
+/**
+ * How a service proves its identity on RPC and checks its callers' (mutual TLS, rpc-security.ts):
+ * every service reads them, the callers (gateway, pg-proxy) as well as the servers.
+ */
+export const rpcSecurityConfigSpec = {
+  RPC_TLS_CA_FILE: env.optionalAbsolutePath({ description: 'PEM file of the CA that signs every service\'s RPC certificate' }),
+  RPC_TLS_CERT_FILE: env.optionalAbsolutePath({ description: 'PEM certificate of this service (common name = the service name), signed by RPC_TLS_CA_FILE' }),
+  RPC_TLS_KEY_FILE: env.optionalAbsolutePath({ description: 'PEM private key of RPC_TLS_CERT_FILE' }),
+  RPC_INSECURE: env.bool({ default: false, description: 'local development only: RPC without TLS or caller identity (every caller may call everything)' }),
+};
+
 /** Variables every service reads. */
 export const commonConfigSpec = {
   NODE_ENV: env.oneOf(['development', 'production', 'test'] as const, { default: 'development' }),

@@ -14,6 +14,7 @@ import { currentCorrelationId, withCorrelationId } from '../logging/correlation'
 import { currentRequestOrigin, type RequestOrigin, sanitizeRequestOrigin, withRequestOrigin } from '../audit/request-origin';
 import { beginSpan, extractTraceContext, injectTraceContext, markSpanFailed } from '../tracing/spans';
 import { tracingEnabled } from '../tracing/tracing';
+import { type RpcCredentials, rpcClientTls } from './rpc-security';
 
 /**
  * What travels over the TCP transport: the payload plus the caller's correlation id, the request's
@@ -41,13 +42,21 @@ export class RpcClient {
   private readonly proxy: ClientProxy;
   private readonly address: { host: string; port: number };
 
+  /**
+   * `credentials`: this service's RPC identity (mutual TLS: the server must present `service`'s
+   * certificate); null only with RPC_INSECURE (plain TCP).
+   */
   constructor(
     readonly service: string,
     address: string,
     private readonly timeoutMs: number,
+    credentials: RpcCredentials | null,
   ) {
     this.address = parseAddress(address);
-    this.proxy = ClientProxyFactory.create({ transport: Transport.TCP, options: this.address });
+    this.proxy = ClientProxyFactory.create({
+      transport: Transport.TCP,
+      options: { ...this.address, ...(credentials ? { tlsOptions: rpcClientTls(credentials, service) } : {}) },
+    });
   }
 
   async call<T, R>(pattern: string, data: T, timeoutMs = this.timeoutMs): Promise<R> {
@@ -83,7 +92,12 @@ export class RpcClient {
     }
     if (isRpcProblem(error)) return new DomainException(error.status, error.code, error.detail, error.errors);
     const code = (error as { code?: string })?.code;
-    if (code && CONNECTION_ERRORS.has(code)) {
+    // A TLS failure (the server's certificate is not the expected service's, or ours is refused) is
+    // an unavailable service to the caller; the reason is in the logs of both sides.
+    // (The TCP client reports a connection the server closed, e.g. after refusing our certificate,
+    // as a bare "Connection closed".)
+    const closed = error instanceof Error && error.message === 'Connection closed';
+    if (closed || (code && (CONNECTION_ERRORS.has(code) || /^(ERR_TLS_|ERR_SSL_)|CERT/.test(code)))) {
       return new DomainException(
         503,
         CommonErrorCode.ServiceUnavailable,

@@ -6,7 +6,7 @@ import { HealthController } from '../health/health.controller';
 import { Readiness } from '../health/readiness';
 import { StartNotices } from '../logging/banner';
 import { RpcCorrelationInterceptor } from '../rpc/rpc';
-import { CONFIG, LOGGER, SERVICE_CONTEXT, type ServiceContext } from './service-context';
+import { CONFIG, LOGGER, RPC_CREDENTIALS, SERVICE_CONTEXT, type ServiceContext } from './service-context';
 
 /**
  * Health, the metrics registry, logger and configuration for one service; imported once by its root
@@ -23,13 +23,14 @@ export class PlatformModule {
         { provide: SERVICE_CONTEXT, useValue: context },
         { provide: CONFIG, useValue: context.config },
         { provide: LOGGER, useValue: context.logger },
+        { provide: RPC_CREDENTIALS, useValue: context.rpc },
         { provide: Readiness, useValue: context.readiness },
         { provide: Registry, useValue: context.metrics },
         { provide: StartNotices, useValue: context.notices },
         { provide: APP_INTERCEPTOR, useFactory: () => new RpcCorrelationInterceptor(context.tracer) },
         { provide: APP_FILTER, useFactory: () => new ProblemDetailsFilter(context.logger) },
       ],
-      exports: [SERVICE_CONTEXT, CONFIG, LOGGER, Readiness, Registry, StartNotices],
+      exports: [SERVICE_CONTEXT, CONFIG, LOGGER, RPC_CREDENTIALS, Readiness, Registry, StartNotices],
     };
   }
 }

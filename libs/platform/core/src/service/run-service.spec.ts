@@ -53,7 +53,7 @@ describe('startService', () => {
 
   it('starts on a free port and closes the modules on stop', async () => {
     const resources = new Resources();
-    const running = await startService(definitionWith(resources), { LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0' });
+    const running = await startService(definitionWith(resources), { LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', RPC_INSECURE: 'true' });
     expect(running.httpPort).toBeGreaterThan(0);
     expect({ ...resources }).toEqual({ created: 1, initialised: 1, closed: 0 });
     await running.stop();
@@ -65,7 +65,7 @@ describe('startService', () => {
     occupier = taken.server;
     const resources = new Resources();
     await expect(
-      startService(definitionWith(resources), { LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: String(taken.port) }),
+      startService(definitionWith(resources), { LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: String(taken.port), RPC_INSECURE: 'true' }),
     ).rejects.toMatchObject({ code: 'EADDRINUSE' });
     // listen() initialised the modules before binding.
     expect({ ...resources }).toEqual({ created: 1, initialised: 1, closed: 1 });
@@ -82,6 +82,7 @@ describe('startService', () => {
         PORT: '0',
         RPC_HOST: '127.0.0.1',
         RPC_PORT: String(taken.port),
+        RPC_INSECURE: 'true',
       }),
     ).rejects.toMatchObject({ code: 'EADDRINUSE' });
     // The RPC server binds before the modules are initialised, but the providers exist already.

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
-import { commonConfigSpec, databaseConfigSpec, type ConfigOf, ConfigError, type ConfigSpec, env, type Env, loadConfig } from '../config/config';
+import { commonConfigSpec, databaseConfigSpec, rpcSecurityConfigSpec, type ConfigOf, ConfigError, type ConfigSpec, env, type Env, loadConfig } from '../config/config';
 import { Readiness } from '../health/readiness';
 import { printBanner, StartNotices } from '../logging/banner';
 import { createLogger, NestPinoLogger, type Logger, resolveLogFormat } from '../logging/logger';
@@ -10,6 +10,8 @@ import { createMetricsRegistry, readinessMetric } from '../metrics/metrics';
 import { type MetricsServer, metricsPortFor, startMetricsServer } from '../metrics/metrics-server';
 import { createValidationPipe } from '../errors/validation.pipe';
 import { serviceTracer, startTracing } from '../tracing/tracing';
+import { RpcCallerGuard, rpcRefusalCounter } from '../rpc/rpc-guard';
+import { type RpcCredentials, rpcCredentialsFromConfig, rpcServerTls } from '../rpc/rpc-security';
 import { bodyParsers, correlationMiddleware } from './http-pipeline';
 import type { ServiceContext, ServiceDefinition } from './service-context';
 
@@ -41,10 +43,11 @@ function fullSpec(definition: ServiceDefinition) {
     ...(definition.usesDatabase ? databaseConfigSpec : {}),
     HOST: env.string({ default: '0.0.0.0' }),
     PORT: env.port({ default: definition.defaultPort }),
-    RPC_HOST: env.string({ default: '0.0.0.0' }),
+    RPC_HOST: env.string({ default: '127.0.0.1', description: 'address the RPC listener binds (an IP address or host name; checked at start)' }),
     RPC_PORT: env.port({ default: definition.rpcPort ?? 0 }),
     METRICS_HOST: env.optionalString({ description: 'address of the metrics listener; default HOST' }),
     METRICS_PORT: env.optionalPort({ description: 'port of GET /metrics; default PORT + 6000 (0 when PORT is 0)' }),
+    ...rpcSecurityConfigSpec,
     ...definition.configSpec,
   } satisfies ConfigSpec;
 }
@@ -56,11 +59,22 @@ export function loadServiceConfig<S extends ConfigSpec>(definition: ServiceDefin
     ServiceContext['config'];
 }
 
+export interface StartOptions {
+  /**
+   * This service's RPC identity, made by the launcher (the standalone process makes a CA and a
+   * certificate per service at each start); without it, RPC_TLS_*_FILE or RPC_INSECURE decide.
+   */
+  rpcCredentials?: RpcCredentials;
+}
+
 export async function startService<S extends ConfigSpec>(
   definition: ServiceDefinition<S>,
   source: Env,
+  options: StartOptions = {},
 ): Promise<RunningService> {
   const config = loadServiceConfig(definition, source);
+  // Every service calls or answers RPC (the gateway and pg-proxy only call): no credentials, no start.
+  const rpcCredentials = rpcCredentialsFromConfig(definition.name, config, options.rpcCredentials);
   const logger = createLogger(definition.name, config.LOG_LEVEL, config.LOG_FORMAT);
   const context: ServiceContext<ConfigOf<S>> = {
     name: definition.name,
@@ -70,6 +84,7 @@ export async function startService<S extends ConfigSpec>(
     metrics: createMetricsRegistry(definition.name),
     notices: new StartNotices(),
     tracer: serviceTracer(definition.name),
+    rpc: rpcCredentials,
   };
   readinessMetric(context.metrics, context.readiness);
   // Shared with the other services of a standalone process, which started it first.
@@ -96,10 +111,24 @@ export async function startService<S extends ConfigSpec>(
     express.set('trust proxy', false);
 
     if (definition.rpcPort !== undefined) {
-      app.connectMicroservice<MicroserviceOptions>(
-        { transport: Transport.TCP, options: { host: config.RPC_HOST, port: config.RPC_PORT } },
+      if (!rpcCredentials) logger.warn({ rpc_host: config.RPC_HOST }, 'RPC_INSECURE: RPC calls are neither encrypted nor authenticated');
+      // Before connecting: the microservice inherits the application's global guards.
+      app.useGlobalGuards(new RpcCallerGuard(definition.name, rpcCredentials !== null, logger, context.metrics));
+      const microservice = app.connectMicroservice<MicroserviceOptions>(
+        {
+          transport: Transport.TCP,
+          options: { host: config.RPC_HOST, port: config.RPC_PORT, ...(rpcCredentials ? { tlsOptions: rpcServerTls(rpcCredentials) } : {}) },
+        },
         { inheritAppConfig: true },
       );
+      if (rpcCredentials) {
+        // A client without a certificate from the CA never gets past the handshake: no call, no handler.
+        const refused = rpcRefusalCounter(context.metrics);
+        microservice.on('tlsClientError', (error: Error & { code?: string }, socket: { remoteAddress?: string }) => {
+          refused.inc({ caller: 'none', pattern: 'none', reason: 'unauthenticated' });
+          logger.warn({ caller: null, pattern: null, reason: 'unauthenticated', remote_address: socket?.remoteAddress, error: error.code ?? error.message }, 'rpc connection refused');
+        });
+      }
       await app.startAllMicroservices();
     }
     await definition.configure?.(app, context);

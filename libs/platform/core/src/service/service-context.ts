@@ -4,12 +4,15 @@ import type { Registry } from 'prom-client';
 import type { CommonConfig, ConfigOf, ConfigSpec, DatabaseConfig } from '../config/config';
 import type { StartNotices } from '../logging/banner';
 import type { Logger } from '../logging/logger';
+import type { RpcCredentials } from '../rpc/rpc-security';
 import type { Readiness } from '../health/readiness';
 import type { TracingConfig } from '../tracing/tracing.config';
 
 export const SERVICE_CONTEXT = Symbol('SERVICE_CONTEXT');
 export const LOGGER = Symbol('LOGGER');
 export const CONFIG = Symbol('CONFIG');
+/** This service's RpcCredentials (null with RPC_INSECURE): what its RpcClients present. */
+export const RPC_CREDENTIALS = Symbol('RPC_CREDENTIALS');
 
 export type ServiceName = 'gateway' | 'auth' | 'policy' | 'event-ingest' | 'delivery' | 'pg-proxy';
 
@@ -17,6 +20,10 @@ export interface ServiceConfigBase extends CommonConfig, DatabaseConfig, Tracing
   HOST: string;
   PORT: number;
   RPC_HOST: string;
+  RPC_TLS_CA_FILE?: string;
+  RPC_TLS_CERT_FILE?: string;
+  RPC_TLS_KEY_FILE?: string;
+  RPC_INSECURE: boolean;
   RPC_PORT: number;
   METRICS_HOST?: string;
   METRICS_PORT?: number;
@@ -32,6 +39,8 @@ export interface ServiceContext<C = ServiceConfigBase> {
   notices: StartNotices;
   /** Spans of this service (a no-op tracer while tracing is off). */
   tracer: Tracer;
+  /** This service's RPC identity (mutual TLS); null with RPC_INSECURE. */
+  rpc: RpcCredentials | null;
 }
 
 /**
