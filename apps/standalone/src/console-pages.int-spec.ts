@@ -257,7 +257,7 @@ describe('the web console pages', () => {
     expect((await http(system.gatewayUrl, 'POST', '/v1/auth/login', { body: { email: 'member@example.com', password: 'member-password-1' } })).status).toBe(401);
     findings['access after disabling'] = await accessibilityFindings(page);
     await context.close();
-  }, 240_000);
+  }, 420_000);
 
   it('keeps a reader of logs away from policy editing', async () => {
     expect((await api('POST', '/v1/users', { email: 'logs@example.com', password: 'logs-reader-password', scopes: ['read:logs'] })).status).toBe(201);
