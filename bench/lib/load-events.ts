@@ -55,7 +55,8 @@ export async function loadSyntheticEvents(dataSource: DataSource, options: { row
     `INSERT INTO event_ingest.databases (id, name, status, first_event_at, last_event_at, event_count, info_count, warning_count, critical_count,
                                          connection_status, connection_status_changed_at)
      SELECT database_id, database_id, 'discovered', min(hour), max(hour), sum(events),
-            sum(events) FILTER (WHERE severity = 'info'), sum(events) FILTER (WHERE severity = 'warning'), sum(events) FILTER (WHERE severity = 'critical'),
+            COALESCE(sum(events) FILTER (WHERE severity = 'info'), 0), COALESCE(sum(events) FILTER (WHERE severity = 'warning'), 0),
+            COALESCE(sum(events) FILTER (WHERE severity = 'critical'), 0),
             'connected', now()
      FROM event_ingest.event_counts GROUP BY database_id ON CONFLICT DO NOTHING`,
   );

@@ -303,5 +303,5 @@ describe('the web console pages', () => {
       await context.close();
     }
     expect(Object.entries(findings).filter(([, list]) => list.length > 0)).toEqual([]);
-  }, 400_000);
+  }, 700_000);
 });

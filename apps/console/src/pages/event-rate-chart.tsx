@@ -16,9 +16,9 @@ const BOTTOM = 20;
  * bucket, as stacked bars in inline SVG; read again every minute. Needs read:logs.
  */
 export function EventRateChart({ api }: { api: Api }) {
-  const [window, setWindow] = useState<RateWindow>('hour');
-  const [result, reload] = useRequest(`overview:event-rate:${window}`, async () => {
-    const answer = await api.POST('/v1/events/aggregate', { body: rateRequest(window, Date.now()) as never });
+  const [period, setPeriod] = useState<RateWindow>('hour');
+  const [result, reload] = useRequest(`overview:event-rate:${period}`, async () => {
+    const answer = await api.POST('/v1/events/aggregate', { body: rateRequest(period, Date.now()) as never });
     return answer as { data?: { groups: RateGroup[] }; error?: unknown; response: Response };
   });
   useEffect(() => {
@@ -28,33 +28,33 @@ export function EventRateChart({ api }: { api: Api }) {
 
   return (
     <section aria-labelledby="event-rate">
-      <h2 id="event-rate">Events per minute, {RATE_WINDOWS[window].label}</h2>
+      <h2 id="event-rate">Events per minute, {RATE_WINDOWS[period].label}</h2>
       <div className="toggle" role="group" aria-label="Period">
         {(['hour', 'day'] as const).map((w) => (
-          <button key={w} type="button" aria-pressed={window === w} onClick={() => setWindow(w)}>
+          <button key={w} type="button" aria-pressed={period === w} onClick={() => setPeriod(w)}>
             {w === 'hour' ? 'Last hour' : 'Last 24 hours'}
           </button>
         ))}
       </div>
       {result.state === 'loading' && <Loading what="the event rate" />}
       {result.state === 'error' && <ErrorMessage error={result.error} status={result.status} />}
-      {result.state === 'done' && <Chart groups={result.data.groups} window={window} />}
+      {result.state === 'done' && <Chart groups={result.data.groups} period={period} />}
     </section>
   );
 }
 
 const rate = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(n < 10 ? 2 : 1));
 
-function Chart({ groups, window }: { groups: RateGroup[]; window: RateWindow }) {
-  const { size, label } = RATE_WINDOWS[window];
-  const series = eventRateSeries(groups, Date.now(), window);
+function Chart({ groups, period }: { groups: RateGroup[]; period: RateWindow }) {
+  const { size, label } = RATE_WINDOWS[period];
+  const series = eventRateSeries(groups, Date.now(), period);
   const max = axisMaximum(series);
   const totals = EVENT_SEVERITIES.map((severity) => ({ severity, count: series.reduce((sum, minute) => sum + minute.counts[severity], 0) }));
   const all = totals.reduce((sum, t) => sum + t.count, 0);
   const slot = (WIDTH - LEFT) / series.length;
   const plot = HEIGHT - BOTTOM;
   const peak = Math.max(...series.map((m) => perMinute(m)));
-  const summary = `${all} events in the ${label}: ${totals.map((t) => `${t.count} ${t.severity}`).join(', ')}; at most ${rate(peak)} per minute${window === 'day' ? ' (hourly average)' : ''}.`;
+  const summary = `${all} events in the ${label}: ${totals.map((t) => `${t.count} ${t.severity}`).join(', ')}; at most ${rate(peak)} per minute${period === 'day' ? ' (hourly average)' : ''}.`;
   const first = series[0]?.start ?? 0;
   const end = (series[series.length - 1]?.start ?? 0) + size;
   return (
@@ -73,7 +73,7 @@ function Chart({ groups, window }: { groups: RateGroup[]; window: RateWindow }) 
           return (
             <g key={minute.start}>
               <title>
-                {window === 'hour'
+                {period === 'hour'
                   ? `${new Date(minute.start).toISOString().slice(11, 16)} UTC: ${minute.total} (${EVENT_SEVERITIES.map((s) => `${minute.counts[s]} ${s}`).join(', ')})`
                   : `${new Date(minute.start).toISOString().slice(0, 16).replace('T', ' ')} UTC, one hour: ${minute.total} events, ${rate(perMinute(minute))} per minute (${EVENT_SEVERITIES.map((s) => `${minute.counts[s]} ${s}`).join(', ')})`}
               </title>

@@ -8,11 +8,12 @@ import { EventRateChart } from './event-rate-chart';
 
 /** The sections the user's scopes allow: open alerts by severity (read:alerts), databases (read:databases). */
 async function overview(api: Api, alerts: boolean, databases: boolean) {
-  // One small call per severity: the list's total is the count of open alerts of that severity.
-  const counts = alerts
-    ? await Promise.all(ALERT_SEVERITIES.map((severity) => api.GET('/v1/alerts', { params: { query: { status: 'open', severity, page: 1, per_page: 1 } } })))
-    : [];
-  const list = databases ? await api.GET('/v1/databases', { params: { query: { page: 1, per_page: 100 } } }) : undefined;
+  // One small call per severity (the list's total is the count of open alerts of that severity)
+  // and the databases, all at once.
+  const [counts, list] = await Promise.all([
+    alerts ? Promise.all(ALERT_SEVERITIES.map((severity) => api.GET('/v1/alerts', { params: { query: { status: 'open', severity, page: 1, per_page: 1 } } }))) : [],
+    databases ? api.GET('/v1/databases', { params: { query: { page: 1, per_page: 100 } } }) : undefined,
+  ]);
   const calls = [...counts, ...(list ? [list] : [])];
   const failed = calls.find((result) => result.error !== undefined || result.data === undefined);
   if (failed) return { error: failed.error, response: failed.response };
