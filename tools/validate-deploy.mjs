@@ -103,6 +103,10 @@ const DEPLOYED = ['gateway', 'auth', 'policy', 'event-ingest', 'delivery', 'pg-p
  * stop). pg-proxy (docs/proxy.md) sits in front of the audited PostgreSQL servers.
  */
 const PROFILES = {
+  // The gateway also serves the web console (docs/console.md): its image builds the console and
+  // copies the static files to this folder, named by CONSOLE_DIR. Lines naming the console are
+  // its only other difference.
+  gateway: { webConsole: '/app/console' },
   'pg-proxy': {
     // Named container port -> the variable that sets it (its default is the port the image exposes).
     ports: { postgres: 'PROXY_LISTEN_PORT' },
@@ -362,6 +366,7 @@ function buildInputs(svc) {
     if (alias.startsWith('@vigil/service/') || alias === '@vigil/testing') continue; // the launcher's and the tests'
     inputs.push(target);
   }
+  if (profileOf(svc).webConsole) inputs.push('apps/console/project.json', 'apps/console/index.html', 'apps/console/vite.config.ts', 'apps/console/tsconfig.json', 'apps/console/src/main.tsx');
   return inputs.filter((p) => exists(p));
 }
 
@@ -420,7 +425,12 @@ function checkDockerfiles(code) {
         } else check(!ignored(src), at, `COPY source ${src} is excluded by .dockerignore`);
       }
     }
-    const { stateDir } = profileOf(svc);
+    const { stateDir, webConsole } = profileOf(svc);
+    if (webConsole) {
+      check(runs(build).some((r) => /\bnx build console\b/.test(r)), path, 'the build stage must build the web console (nx build console)');
+      check(copies.some((c) => c.getFlags().some((f) => f.getName() === 'from') && args(c).includes('dist/apps/console') && args(c).split(' ').at(-1).replace(/^\.\//, '/app/').replace(/\/$/, '') === webConsole), path, `the runtime stage must copy dist/apps/console from the build stage to ${webConsole}`);
+      check(new RegExp(`\\bCONSOLE_DIR=${webConsole}(\\s|$)`).test(envs), path, `the runtime stage must set CONSOLE_DIR=${webConsole}`);
+    }
     if (stateDir) {
       const volumes = runtime.filter((i) => i.getKeyword() === 'VOLUME').map(args).join(' ');
       check(volumes.includes(stateDir), path, `the runtime stage must declare VOLUME ${stateDir} (the only writable path besides /tmp)`);
@@ -435,7 +445,7 @@ function checkDockerfiles(code) {
       .filter((line) => !/^\s*#/.test(line))
       .map((line) => line.replace(/^EXPOSE .*$/, 'EXPOSE').replace(/\s+/g, ' ').trim())
       .map((line) => (stateDir ? line.split(' && ').filter((part) => !part.includes(stateDir)).join(' && ') : line))
-      .filter((line) => line && !(stateDir && line.includes(stateDir)))
+      .filter((line) => line && !(stateDir && line.includes(stateDir)) && !(webConsole && /\bconsole\b|CONSOLE_DIR/.test(line)))
       .join('\n');
     normalised.set(path, shape);
   }

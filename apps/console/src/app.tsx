@@ -1,5 +1,6 @@
 import { lazy, type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { createApi, REFRESH_COOKIE_HEADERS, type Tokens } from './api/client';
+import { acrossTabs, REFRESH_LOCK } from './lib/tab-lock';
 import { Link, Loading } from './components';
 import { navigate, useRoute } from './lib/navigation';
 import type { Route } from './lib/routes';
@@ -170,7 +171,9 @@ export function App() {
       try {
         // One refresh at a time: the cookie's token works once, and presenting it twice (React's
         // development double effects, a re-render mid-flight) would revoke the whole session.
-        refreshing.current ??= api.POST('/v1/auth/refresh', { body: {}, headers: REFRESH_COOKIE_HEADERS }).finally(() => {
+        // Across the tabs of this browser too: they share the cookie, so each refresh holds a Web
+        // Lock and the next tab's refresh starts only once the rotated cookie is stored.
+        refreshing.current ??= acrossTabs(REFRESH_LOCK, () => api.POST('/v1/auth/refresh', { body: {}, headers: REFRESH_COOKIE_HEADERS })).finally(() => {
           refreshing.current = undefined;
         });
         const { data } = await refreshing.current;

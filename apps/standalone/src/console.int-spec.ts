@@ -198,4 +198,41 @@ describe('the web console', () => {
     expect(await page.getByRole('button', { name: /Acknowledge|Resolve/ }).count()).toBe(0);
     await context.close();
   }, 60_000);
+
+  it('keeps two tabs signed in when both refresh at the same moment (the refresh cookie rotates once per tab, in turn)', async () => {
+    const context = await browser.newContext();
+    const first = await context.newPage();
+    await first.goto(`${system.gatewayUrl}/`);
+    await first.getByLabel('E-mail').fill('admin@example.com');
+    await first.getByLabel('Password').fill(system.adminPassword);
+    await first.getByRole('button', { name: 'Sign in' }).click();
+    await first.getByRole('navigation', { name: 'Console' }).waitFor();
+    const second = await context.newPage();
+    await second.goto(`${system.gatewayUrl}/`);
+    await second.getByRole('navigation', { name: 'Console' }).waitFor();
+
+    // Both tabs reload together and refresh on start. Every refresh is held for a second on its way
+    // to the gateway: tabs that did not take turns would both send the cookie they started with,
+    // and the second use of a rotated refresh token revokes the session (reuse detection).
+    const sent: number[] = [];
+    await context.route('**/v1/auth/refresh', async (route) => {
+      sent.push(Date.now());
+      await new Promise((done) => setTimeout(done, 1_000));
+      await route.continue();
+    });
+    await Promise.all([first.reload(), second.reload()]);
+    for (const page of [first, second]) await page.getByRole('navigation', { name: 'Console' }).waitFor({ timeout: 15_000 });
+    expect(sent).toHaveLength(2);
+    // One after the other: the second left only after the first had come back with its cookie.
+    expect(Math.abs(sent[1]! - sent[0]!)).toBeGreaterThanOrEqual(1_000);
+    await context.unroute('**/v1/auth/refresh');
+
+    // The session is intact: each tab reloads signed in again, and its calls are answered.
+    for (const page of [first, second]) {
+      await page.reload();
+      await page.getByRole('navigation', { name: 'Console' }).waitFor();
+      await page.getByRole('heading', { name: 'Open alerts' }).waitFor();
+    }
+    await context.close();
+  }, 60_000);
 });

@@ -232,6 +232,8 @@ describe('policies', () => {
   });
 
   it('enforces an enabled policy on ingested events: violation record, policy.violation event, counters; disabled and deleted stop at once', async () => {
+    // Created first and never violated: first by creation, after the violated one by violations.
+    const quiet = await create({ databases: ['db_enforce'], config: { rules: [{ ...dropRules.rules[0], pattern: '\\bNEVER_MATCHES_THIS\\b' }] } });
     const policy = await create({ databases: ['db_enforce'] });
     // Disabled: nothing happens.
     await ingest([{ type: 'database.query', database_id: 'db_enforce', details: { user: 'mallory', query: 'DROP TABLE accounts' } }]);
@@ -270,6 +272,13 @@ describe('policies', () => {
     const got = await api('GET', `/v1/policies/${policy.id}`);
     expect(got.body).toMatchObject({ violation_count: 1, last_violation_at: '2026-03-04T10:00:00.000Z' });
     expect((await api('GET', `/v1/policies?database_id=db_enforce`)).body.data.find((p: { id: string }) => p.id === policy.id).violation_count).toBe(1);
+    const order = async (query: string) => (await api('GET', `/v1/policies?database_id=db_enforce&${query}`)).body.data.map((p: { id: string; violation_count: number }) => [p.id, p.violation_count]);
+    expect(await order('sort=created_at')).toEqual([[quiet.id, 0], [policy.id, 1]]);
+    expect(await order('sort=violation_count')).toEqual([[policy.id, 1], [quiet.id, 0]]);
+    expect(await order('sort=violation_count&per_page=1')).toEqual([[policy.id, 1]]);
+    const badSort = await api('GET', '/v1/policies?sort=name');
+    expect([badSort.status, badSort.body.errors?.map((e: { field: string }) => e.field)]).toEqual([400, ['sort']]);
+    await api('DELETE', `/v1/policies/${quiet.id}`);
 
     await api('POST', `/v1/policies/${policy.id}/disable`);
     await new Promise((r) => setTimeout(r, 1000));

@@ -8855,6 +8855,8 @@ export interface operations {
                 enforcement_mode?: "enforce" | "shadow";
                 page?: number;
                 per_page?: number;
+                /** @description Order of the list: `created_at`, oldest first; `violation_count`, most violated first (the all-time `violation_count`, ties oldest first), e.g. for a "most violated policies" view with `per_page=5`. */
+                sort?: "created_at" | "violation_count";
                 type?: "access_control" | "data_protection" | "query_control" | "alerting";
             };
             header?: never;

@@ -1,8 +1,8 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import type { Api } from '../api/client';
 import { ErrorMessage, Loading, Time } from '../components';
 import { EVENT_SEVERITIES } from '../lib/event-filters';
-import { axisMaximum, eventsPerMinute, type RateGroup } from '../lib/event-rate';
+import { axisMaximum, eventRateSeries, perMinute, RATE_WINDOWS, rateRequest, type RateGroup, type RateWindow } from '../lib/event-rate';
 import { useRequest } from '../lib/use-request';
 
 const WIDTH = 600;
@@ -11,14 +11,14 @@ const LEFT = 40;
 const BOTTOM = 20;
 
 /**
- * Events per minute by severity over the last hour (`POST /v1/events/aggregate` grouped by severity
- * and minute), as stacked bars in inline SVG; read again every minute. Needs read:logs.
+ * Events per minute by severity over the last hour (by minute) or the last 24 hours (by hour, each
+ * bar the hour's average per minute), from `POST /v1/events/aggregate` grouped by severity and the
+ * bucket, as stacked bars in inline SVG; read again every minute. Needs read:logs.
  */
 export function EventRateChart({ api }: { api: Api }) {
-  const [result, reload] = useRequest('overview:event-rate', async () => {
-    const answer = await api.POST('/v1/events/aggregate', {
-      body: { metrics: ['count'], filters: { time_range: { last: '1h' } }, group_by: ['severity', 'minute'], limit: 1000 },
-    });
+  const [period, setPeriod] = useState<RateWindow>('hour');
+  const [result, reload] = useRequest(`overview:event-rate:${period}`, async () => {
+    const answer = await api.POST('/v1/events/aggregate', { body: rateRequest(period, Date.now()) as never });
     return answer as { data?: { groups: RateGroup[] }; error?: unknown; response: Response };
   });
   useEffect(() => {
@@ -28,24 +28,35 @@ export function EventRateChart({ api }: { api: Api }) {
 
   return (
     <section aria-labelledby="event-rate">
-      <h2 id="event-rate">Events per minute, last hour</h2>
+      <h2 id="event-rate">Events per minute, {RATE_WINDOWS[period].label}</h2>
+      <div className="toggle" role="group" aria-label="Period">
+        {(['hour', 'day'] as const).map((w) => (
+          <button key={w} type="button" aria-pressed={period === w} onClick={() => setPeriod(w)}>
+            {w === 'hour' ? 'Last hour' : 'Last 24 hours'}
+          </button>
+        ))}
+      </div>
       {result.state === 'loading' && <Loading what="the event rate" />}
       {result.state === 'error' && <ErrorMessage error={result.error} status={result.status} />}
-      {result.state === 'done' && <Chart groups={result.data.groups} />}
+      {result.state === 'done' && <Chart groups={result.data.groups} period={period} />}
     </section>
   );
 }
 
-function Chart({ groups }: { groups: RateGroup[] }) {
-  const series = eventsPerMinute(groups, Date.now());
+const rate = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(n < 10 ? 2 : 1));
+
+function Chart({ groups, period }: { groups: RateGroup[]; period: RateWindow }) {
+  const { size, label } = RATE_WINDOWS[period];
+  const series = eventRateSeries(groups, Date.now(), period);
   const max = axisMaximum(series);
   const totals = EVENT_SEVERITIES.map((severity) => ({ severity, count: series.reduce((sum, minute) => sum + minute.counts[severity], 0) }));
   const all = totals.reduce((sum, t) => sum + t.count, 0);
   const slot = (WIDTH - LEFT) / series.length;
   const plot = HEIGHT - BOTTOM;
-  const summary = `${all} events in the last hour: ${totals.map((t) => `${t.count} ${t.severity}`).join(', ')}; at most ${Math.max(...series.map((m) => m.total))} in one minute.`;
+  const peak = Math.max(...series.map((m) => perMinute(m)));
+  const summary = `${all} events in the ${label}: ${totals.map((t) => `${t.count} ${t.severity}`).join(', ')}; at most ${rate(peak)} per minute${period === 'day' ? ' (hourly average)' : ''}.`;
   const first = series[0]?.start ?? 0;
-  const end = (series[series.length - 1]?.start ?? 0) + 60_000;
+  const end = (series[series.length - 1]?.start ?? 0) + size;
   return (
     <figure className="rate-chart">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby="event-rate-summary">
@@ -61,11 +72,15 @@ function Chart({ groups }: { groups: RateGroup[] }) {
           let y = plot;
           return (
             <g key={minute.start}>
-              <title>{`${new Date(minute.start).toISOString().slice(11, 16)} UTC: ${minute.total} (${EVENT_SEVERITIES.map((s) => `${minute.counts[s]} ${s}`).join(', ')})`}</title>
+              <title>
+                {period === 'hour'
+                  ? `${new Date(minute.start).toISOString().slice(11, 16)} UTC: ${minute.total} (${EVENT_SEVERITIES.map((s) => `${minute.counts[s]} ${s}`).join(', ')})`
+                  : `${new Date(minute.start).toISOString().slice(0, 16).replace('T', ' ')} UTC, one hour: ${minute.total} events, ${rate(perMinute(minute))} per minute (${EVENT_SEVERITIES.map((s) => `${minute.counts[s]} ${s}`).join(', ')})`}
+              </title>
               {EVENT_SEVERITIES.map((severity) => {
                 const count = minute.counts[severity];
                 if (count === 0) return null;
-                const height = (count / max) * plot;
+                const height = (perMinute(minute, count) / max) * plot;
                 y -= height;
                 return <rect key={severity} className={`bar-${severity}`} x={LEFT + i * slot + 1} y={y} width={Math.max(1, slot - 2)} height={height} />;
               })}

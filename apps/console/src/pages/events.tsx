@@ -6,6 +6,7 @@ import { EVENT_SEVERITIES, type EventFilters, eventFiltersToQuery, eventFiltersT
 import { navigate } from '../lib/navigation';
 import { problemFieldErrors } from '../lib/policy-form';
 import { eventPath, policyPath } from '../lib/routes';
+import { type InclusionProof, type LeafEvent, type ProofCheck, verifyInclusion } from '../lib/inclusion-proof';
 import { hasScope, type Scopes } from '../lib/scopes';
 import { useRequest } from '../lib/use-request';
 
@@ -225,6 +226,8 @@ function EventDetail({ api, id, scopes, headingLevel }: { api: Api; id: string; 
       <pre className="json" tabIndex={0}>
         {JSON.stringify(event.details, null, 2)}
       </pre>
+      <Sub>Integrity</Sub>
+      <InclusionCheck api={api} event={event} />
       <Sub>Related events</Sub>
       {event.related_events.length === 0 ? (
         <p className="empty">No related events.</p>
@@ -238,5 +241,59 @@ function EventDetail({ api, id, scopes, headingLevel }: { api: Api; id: string; 
         </ul>
       )}
     </article>
+  );
+}
+
+/**
+ * The event's inclusion in the signed event log, checked in this browser: the latest checkpoint's
+ * proof for the event (`GET /v1/integrity/proofs/inclusion`) and the published keys
+ * (`GET /v1/integrity/keys`), the leaf recomputed from the event as shown, the root folded with
+ * SHA-256 and the checkpoint's Ed25519 signature verified with WebCrypto (lib/inclusion-proof).
+ */
+function InclusionCheck({ api, event }: { api: Api; event: LeafEvent }) {
+  const [round, setRound] = useState(0);
+  const [result] = useRequest<{ check: ProofCheck } | { pending: string }>(`proof:${event.id}:${round}`, async () => {
+    const [proof, keys] = await Promise.all([
+      api.GET('/v1/integrity/proofs/inclusion', { params: { query: { event_id: event.id } } }),
+      api.GET('/v1/integrity/keys'),
+    ]);
+    // 409: the event came after the latest checkpoint (one is signed within seconds while events arrive).
+    if (proof.response.status === 409) return { data: { pending: 'This event is newer than the latest signed checkpoint.' }, response: proof.response };
+    if (!proof.data || !keys.data) return { error: proof.error ?? keys.error, response: proof.data ? keys.response : proof.response };
+    if (typeof globalThis.crypto?.subtle === 'undefined') return { data: { check: { ok: false, reason: 'malformed', detail: 'this browser offers no WebCrypto here (it needs a secure context: https or localhost)' } }, response: proof.response };
+    const check = await verifyInclusion(globalThis.crypto.subtle, event, proof.data as InclusionProof, keys.data.data);
+    return { data: { check }, response: proof.response };
+  });
+  const again = (
+    <button type="button" className="link-button" onClick={() => setRound((n) => n + 1)}>
+      Check again
+    </button>
+  );
+  if (result.state === 'loading') return <Loading what="the inclusion proof" />;
+  if (result.state === 'error')
+    return (
+      <>
+        <ErrorMessage error={result.error} status={result.status} /> {again}
+      </>
+    );
+  if ('pending' in result.data)
+    return (
+      <p className="muted" role="status">
+        {result.data.pending} {again}
+      </p>
+    );
+  const check = result.data.check;
+  return check.ok ? (
+    <p className="verified" role="status" data-testid="inclusion-verified">
+      ✓ Verified in this browser against checkpoint {check.tree_size} signed by key <code>{check.key_id}</code> (leaf {check.leaf_index}, root{' '}
+      <code className="hash">{check.root_hash.slice(0, 16)}…</code>).
+    </p>
+  ) : (
+    <div className="error" role="alert" data-testid="inclusion-failed">
+      <p>
+        ✗ Not verified ({check.reason.replace(/_/g, ' ')}): {check.detail}
+      </p>
+      {again}
+    </div>
   );
 }

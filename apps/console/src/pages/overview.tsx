@@ -1,17 +1,19 @@
 import type { Api } from '../api/client';
 import { ErrorMessage, Link, Loading } from '../components';
 import { ALERT_SEVERITIES } from '../lib/alert-filters';
+import { policyPath } from '../lib/routes';
 import { hasScope, type Scopes } from '../lib/scopes';
 import { useRequest } from '../lib/use-request';
 import { EventRateChart } from './event-rate-chart';
 
 /** The sections the user's scopes allow: open alerts by severity (read:alerts), databases (read:databases). */
 async function overview(api: Api, alerts: boolean, databases: boolean) {
-  // One small call per severity: the list's total is the count of open alerts of that severity.
-  const counts = alerts
-    ? await Promise.all(ALERT_SEVERITIES.map((severity) => api.GET('/v1/alerts', { params: { query: { status: 'open', severity, page: 1, per_page: 1 } } })))
-    : [];
-  const list = databases ? await api.GET('/v1/databases', { params: { query: { page: 1, per_page: 100 } } }) : undefined;
+  // One small call per severity (the list's total is the count of open alerts of that severity)
+  // and the databases, all at once.
+  const [counts, list] = await Promise.all([
+    alerts ? Promise.all(ALERT_SEVERITIES.map((severity) => api.GET('/v1/alerts', { params: { query: { status: 'open', severity, page: 1, per_page: 1 } } }))) : [],
+    databases ? api.GET('/v1/databases', { params: { query: { page: 1, per_page: 100 } } }) : undefined,
+  ]);
   const calls = [...counts, ...(list ? [list] : [])];
   const failed = calls.find((result) => result.error !== undefined || result.data === undefined);
   if (failed) return { error: failed.error, response: failed.response };
@@ -28,6 +30,7 @@ export function OverviewPage({ api, scopes }: { api: Api; scopes: Scopes }) {
     <main id="main">
       <h1>Overview</h1>
       {logs && <EventRateChart api={api} />}
+      {hasScope(scopes, 'read:policies') && <MostViolated api={api} />}
       {result.state === 'loading' && <Loading what="the overview" />}
       {result.state === 'error' && <ErrorMessage error={result.error} status={result.status} />}
       {result.state === 'done' && !logs && !result.data.open && !result.data.databases && <p className="empty">Your access does not include events, alerts or databases.</p>}
@@ -66,5 +69,35 @@ export function OverviewPage({ api, scopes }: { api: Api; scopes: Scopes }) {
         </>
       )}
     </main>
+  );
+}
+
+/** The five policies with the most violations (all time): `GET /v1/policies?sort=violation_count`. Needs read:policies. */
+function MostViolated({ api }: { api: Api }) {
+  const [result] = useRequest('overview:most-violated', () => api.GET('/v1/policies', { params: { query: { sort: 'violation_count', per_page: 5 } } }));
+  const violated = result.state === 'done' ? result.data.data.filter((p) => p.violation_count > 0) : [];
+  return (
+    <section aria-labelledby="most-violated">
+      <h2 id="most-violated">Most violated policies</h2>
+      {result.state === 'loading' && <Loading what="the policies" />}
+      {result.state === 'error' && <ErrorMessage error={result.error} status={result.status} />}
+      {result.state === 'done' &&
+        (violated.length === 0 ? (
+          <p className="empty">No policy has been violated yet.</p>
+        ) : (
+          <ol className="plain ranking">
+            {violated.map((policy) => (
+              <li key={policy.id}>
+                <Link to={policyPath(policy.id)}>{policy.name}</Link>{' '}
+                <span className="muted">
+                  {policy.violation_count} violation{policy.violation_count === 1 ? '' : 's'}
+                  {policy.enabled ? '' : ', disabled'}
+                  {policy.enforcement_mode === 'shadow' ? ', shadow mode' : ''}
+                </span>
+              </li>
+            ))}
+          </ol>
+        ))}
+    </section>
   );
 }

@@ -58,6 +58,7 @@ export class PoliciesController {
       enabled: query.enabled,
       enforcement_mode: query.enforcement_mode,
       database_id: query.database_id,
+      sort: query.sort,
       page: query.page ?? 1,
       per_page: query.per_page ?? PolicyListLimits.defaultPerPage,
     });

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { AuditEventTypes, DATABASE_ID_PATTERN, EventSeverities, PolicyEnforcementModes, PolicyListLimits, PolicyTypes, ViolationListLimits } from '@vigil/contracts';
+import { AuditEventTypes, DATABASE_ID_PATTERN, EventSeverities, PolicyEnforcementModes, PolicyListLimits, type PolicyListSort, PolicyListSorts, PolicyTypes, ViolationListLimits } from '@vigil/contracts';
 import { policyConfigJsonSchemas, PolicySeverities } from '@vigil/policy-engine';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -140,6 +140,16 @@ export class ListPoliciesQueryDto {
   @IsString()
   @MaxLength(200)
   database_id?: string;
+
+  @ApiPropertyOptional({
+    enum: PolicyListSorts,
+    default: 'created_at',
+    description:
+      'Order of the list: `created_at`, oldest first; `violation_count`, most violated first (the all-time `violation_count`, ties oldest first), e.g. for a "most violated policies" view with `per_page=5`.',
+  })
+  @IsOptional()
+  @IsIn(PolicyListSorts)
+  sort?: PolicyListSort;
 
   @ApiPropertyOptional({ default: 1, minimum: 1 })
   @IsOptional()

@@ -110,11 +110,12 @@ export class PoliciesRepository {
     if (filter.enforcement_mode) where.push(`p.enforcement_mode = $${params.push(filter.enforcement_mode)}`);
     if (filter.database_id) where.push(`(p.databases @> ARRAY[$${params.push(filter.database_id)}]::text[] OR p.databases @> ARRAY['*']::text[])`);
     const clause = where.join(' AND ');
+    const order = filter.sort === 'violation_count' ? 'COALESCE(s.violation_count, 0) DESC, p.created_at, p.id' : 'p.created_at, p.id';
     // One snapshot for the page and its total.
     const { total, rows } = await inSnapshot(this.dataSource, async (manager) => {
       const [{ total }] = await manager.query(`SELECT count(*)::int AS total FROM policy.policies p WHERE ${clause}`, params);
       const rows: PolicyRow[] = await manager.query(
-      `${SELECT} WHERE ${clause} ORDER BY p.created_at, p.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      `${SELECT} WHERE ${clause} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, filter.per_page, (filter.page - 1) * filter.per_page],
       );
       return { total: total as number, rows };

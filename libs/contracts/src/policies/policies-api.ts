@@ -40,9 +40,14 @@ export interface ListPoliciesRequest {
   enabled?: boolean;
   enforcement_mode?: PolicyEnforcementMode;
   database_id?: string;
+  /** `created_at` (default: oldest first) or `violation_count` (most violated first, ties oldest first). */
+  sort?: PolicyListSort;
   page: number;
   per_page: number;
 }
+
+export const PolicyListSorts = ['created_at', 'violation_count'] as const;
+export type PolicyListSort = (typeof PolicyListSorts)[number];
 
 export interface CreatePolicyRequest {
   name: string;
