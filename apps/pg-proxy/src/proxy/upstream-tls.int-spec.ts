@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { type RunningService, startService } from '@vigil/platform';
-import { type ChildService, freePort, waitFor } from '@vigil/testing';
+import { type ChildService, freePort, testRpcFiles, waitFor } from '@vigil/testing';
 import { Client } from 'pg';
 import { Catalog } from '../masking/catalog';
 import { pgProxyService } from '../pg-proxy.service-definition';
@@ -211,6 +211,8 @@ async function startProxyService(env: Record<string, string>): Promise<RunningSe
     PROXY_SPILL_DIR: join(dir, `spill-${services.length}`),
     POLICY_RPC_ADDRESS: `127.0.0.1:${await freePort()}`,
     PROXY_POLICIES_READY_TIMEOUT_MS: '100',
+    // Its own RPC certificate, as deployed (it calls the policy service for snapshots).
+    ...testRpcFiles('pg-proxy'),
     ...env,
   });
   services.push(running);
