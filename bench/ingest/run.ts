@@ -43,7 +43,7 @@ import { authService } from '../../apps/auth/src/auth.service-definition';
 import { gatewayService } from '../../apps/gateway/src/gateway.service-definition';
 import { http as call, login } from '../../apps/standalone/src/testing/http';
 import { type EngineEvent, PolicyEngine, type PolicyEvaluation } from '../../libs/policy-engine/src';
-import { createTestDatabase, freePort, type TestDatabase, testKafka } from '../../libs/platform/testing/src';
+import { createTestDatabase, freePort, type TestDatabase, testKafka, testRpcCredentials } from '../../libs/platform/testing/src';
 import { postgresCpuSeconds } from '../lib/proc';
 import { formatLoadAverage } from '../lib/stats';
 import { benchClock, benchPolicies, benchRecord, type BenchRecord, type Clock, type PolicySpec } from './workload';
@@ -147,7 +147,7 @@ async function startIngest(s: Services): Promise<RunningService> {
     INGEST_BATCH_SIZE: BATCH,
     // The first ingestion waits for the policies (loaded over RPC) rather than enforcing without them.
     ENFORCEMENT_READY_TIMEOUT_MS: '60000',
-  });
+  }, { rpcCredentials: testRpcCredentials('event-ingest') });
 }
 
 /**
@@ -156,9 +156,9 @@ async function startIngest(s: Services): Promise<RunningService> {
  * produced a policy event for one of them. Returns the created policies.
  */
 async function createPolicies(s: Services, db: TestDatabase, bus: KafkaBus, specs: PolicySpec[]) {
-  const auth = await startService(authService, { ...s.common, PORT: String(await freePort()), METRICS_PORT: '0', RPC_PORT: s.ports.auth, AUDIT_ADMIN_EMAIL: ADMIN.email, AUDIT_ADMIN_PASSWORD: ADMIN.password });
+  const auth = await startService(authService, { ...s.common, PORT: String(await freePort()), METRICS_PORT: '0', RPC_PORT: s.ports.auth, AUDIT_ADMIN_EMAIL: ADMIN.email, AUDIT_ADMIN_PASSWORD: ADMIN.password }, { rpcCredentials: testRpcCredentials('auth') });
   const ingest = await startIngest(s);
-  const gateway = await startService(gatewayService, { ...s.common, PORT: String(await freePort()), METRICS_PORT: '0' });
+  const gateway = await startService(gatewayService, { ...s.common, PORT: String(await freePort()), METRICS_PORT: '0' }, { rpcCredentials: testRpcCredentials('gateway') });
   try {
     const base = `http://127.0.0.1:${gateway.httpPort}`;
     const token = await login(base, ADMIN.email, ADMIN.password);
@@ -218,7 +218,7 @@ async function phase(withPolicies: boolean, clock: Clock): Promise<PhaseResult> 
   await bus.ensureTopics(TopicSpecs);
   const s = await servicesFor(db, kafka);
   // event-ingest enforces policies on every record: the policy service runs beside it, as deployed.
-  const policy = await startService(policyService, { ...s.common, PORT: String(await freePort()), METRICS_PORT: '0', RPC_PORT: s.ports.policy });
+  const policy = await startService(policyService, { ...s.common, PORT: String(await freePort()), METRICS_PORT: '0', RPC_PORT: s.ports.policy }, { rpcCredentials: testRpcCredentials('policy') });
   let expected: Expected | undefined;
   let created = 0;
   try {

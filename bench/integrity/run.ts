@@ -40,7 +40,7 @@ import { keyIdOf, type SigningKeys } from '../../apps/event-ingest/src/integrity
 import { StoredFrontier } from '../../apps/event-ingest/src/integrity/tree-builder.service';
 import { TreeRepository } from '../../apps/event-ingest/src/integrity/tree.repository';
 import { storedEventLeafHash } from '../../apps/event-ingest/src/integrity/leaf';
-import { createTestDatabase, freePort, testKafka } from '../../libs/platform/testing/src';
+import { createTestDatabase, freePort, testKafka, testRpcCredentials } from '../../libs/platform/testing/src';
 import { formatLoadAverage } from '../lib/stats';
 import { benchClock, benchRecord, type BenchRecord, type Clock } from '../ingest/workload';
 
@@ -83,7 +83,7 @@ async function ingestPhase(log: boolean, clock: Clock): Promise<IngestResult> {
     EVENT_INGEST_RPC_ADDRESS: `127.0.0.1:${ports.ingest}`,
     DELIVERY_RPC_ADDRESS: `127.0.0.1:${await freePort()}`,
   };
-  const policy = await startService(policyService, { ...common, PORT: String(await freePort()), RPC_PORT: ports.policy });
+  const policy = await startService(policyService, { ...common, PORT: String(await freePort()), RPC_PORT: ports.policy }, { rpcCredentials: testRpcCredentials('policy') });
   try {
     for (let start = 0; start < EVENTS; start += 5000) {
       const records: BenchRecord[] = [];
@@ -99,7 +99,7 @@ async function ingestPhase(log: boolean, clock: Clock): Promise<IngestResult> {
       INGEST_BATCH_SIZE: process.env.INGEST_BATCH_SIZE ?? '2000',
       ENFORCEMENT_READY_TIMEOUT_MS: '60000',
       INTEGRITY_LOG: String(log),
-    });
+    }, { rpcCredentials: testRpcCredentials('event-ingest') });
     // Stored events, excluding the log's own audit.checkpoint events (not records of the workload).
     const stored = async () =>
       Number((await db.query<{ n: string }>(`SELECT (s.last_seq - (SELECT count(*) FROM event_ingest.integrity_checkpoints))::text AS n FROM event_ingest.event_sequence s`))[0]!.n);
