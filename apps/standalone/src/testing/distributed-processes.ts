@@ -82,10 +82,13 @@ export interface DistributedSystem {
  */
 export async function startDistributedSystem(options: { env?: Record<string, string> } = {}): Promise<DistributedSystem> {
   const bundles = join(ROOT, 'tmp', `faults-${randomBytes(4).toString('hex')}`);
+  const began = Date.now();
+  const say = (line: string) => process.stdout.write(`distributed system: ${line} (${((Date.now() - began) / 1000).toFixed(1)} s)\n`);
   await buildServices(bundles).catch((error) => {
     rmSync(bundles, { recursive: true, force: true });
     throw error;
   });
+  say('services bundled');
   const db = await createTestDatabase();
   const kafka = testKafka();
   const databaseUrl = new URL(db.url);
@@ -192,7 +195,10 @@ export async function startDistributedSystem(options: { env?: Record<string, str
     },
   };
   try {
-    for (const replica of [...replicas]) await start(replica);
+    for (const replica of [...replicas]) {
+      await start(replica);
+      say(`${replica.service} ready`);
+    }
   } catch (error) {
     await system.close();
     throw error;

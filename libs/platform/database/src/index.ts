@@ -5,3 +5,4 @@ export * from './database.module';
 export * from './append-only';
 export * from './roles';
 export * from './database-commands';
+export * from './writer-fence';
