@@ -135,7 +135,7 @@ describe('faults on the distributed deployment (each service its own process)', 
             counted.alertsReceived >= counted.alerts;
           return settled && counted;
         },
-        240_000,
+        420_000,
         `scenario ${name} drained`,
       ).catch(async (error) => {
         const counted = await reconcile(system, receiver, PATHS, prefix, policyId, figures.accepted);
@@ -147,6 +147,7 @@ describe('faults on the distributed deployment (each service its own process)', 
       return row;
     } catch (error) {
       await load.stop();
+      process.stdout.write(`faults: ${name}: FAILED: ${(error as Error).message}\n`);
       throw new Error(`${(error as Error).message}\n${system.outputs()}`);
     }
   }
