@@ -119,8 +119,11 @@ export async function startDistributedSystem(options: { env?: Record<string, str
     OUTBOX_POLL_MS: '50',
     DELIVERY_ALLOW_INSECURE_TARGETS: 'true',
     WEBHOOK_POLL_MS: '100',
-    WEBHOOK_TIMEOUT_MS: '2000',
-    WEBHOOK_LEASE_MS: '3000',
+    // A lease short enough that a killed delivery process's claims are taken over within the
+    // scenario, long enough that a starved but live worker keeps its claim (a 3 s lease on a busy
+    // machine had live workers' deliveries sent again: at least once, but counted as copies).
+    WEBHOOK_TIMEOUT_MS: '5000',
+    WEBHOOK_LEASE_MS: '15000',
     WEBHOOK_RETRY_SCHEDULE: '0,1,1,1,1,1,1,1,1,1',
     ...options.env,
   };
