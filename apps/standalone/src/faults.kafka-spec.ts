@@ -146,7 +146,7 @@ describe('faults on the distributed deployment (each service its own process)', 
       process.stdout.write(`faults: ${name}: ${JSON.stringify(row)}\n`);
       return row;
     } catch (error) {
-      await load.stop();
+      await load.stop(true);
       process.stdout.write(`faults: ${name}: FAILED: ${(error as Error).message}\n`);
       throw new Error(`${(error as Error).message}\n${system.outputs()}`);
     }

@@ -64,8 +64,8 @@ export interface DistributedSystem {
   start(replica: Replica, timeoutMs?: number): Promise<void>;
   /** SIGKILL, no shutdown hooks. */
   kill(replica: Replica): Promise<void>;
-  /** SIGTERM; answers the exit code. */
-  stop(replica: Replica): Promise<number | null>;
+  /** SIGTERM; answers the exit code, or fails (the process killed) when it does not exit within the timeout. */
+  stop(replica: Replica, timeoutMs?: number): Promise<number | null>;
   /** A second (third, ...) process of a service, started. */
   addReplica(service: ServiceName): Promise<Replica>;
   /** The last lines of every process's output, for a failure message. */
@@ -164,10 +164,21 @@ export async function startDistributedSystem(options: { env?: Record<string, str
     await replica.child?.kill();
     retire(replica);
   };
-  const stop = async (replica: Replica) => {
-    const code = (await replica.child?.stop()) ?? null;
+  /** SIGTERM; a process still running after `timeoutMs` is killed and the stop fails. */
+  const stop = async (replica: Replica, timeoutMs = 60_000) => {
+    const child = replica.child;
+    if (!child) return null;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
+    const outcome = await Promise.race([child.stop(), timedOut]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      await child.kill();
+      retire(replica);
+      throw new Error(`${replica.service}#${replica.index} did not exit within ${timeoutMs} ms of SIGTERM\n${replica.outputs.at(-1)}`);
+    }
     retire(replica);
-    return code;
+    return outcome;
   };
 
   const system: DistributedSystem = {

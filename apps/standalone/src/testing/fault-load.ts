@@ -22,7 +22,8 @@ export interface LoadFigures {
 }
 
 export interface Load {
-  stop(): Promise<LoadFigures>;
+  /** Stops after the batches in hand are accepted; `abandon` gives up on them (a failed scenario). */
+  stop(abandon?: boolean): Promise<LoadFigures>;
   figures(): LoadFigures;
   /** The time of the first HTTP 202 at or after `since` (epoch ms), once there is one. */
   firstAcceptedAfter(since: number): number | undefined;
@@ -40,6 +41,8 @@ export interface Load {
  */
 export function startLoad(system: DistributedSystem, bus: KafkaBus, token: () => string, prefix: string, everyMs = 1000): Load {
   let running = true;
+  /** Set by a stop that should not wait for a failing batch (a scenario that failed). */
+  let stopping = false;
   const figures: LoadFigures = { accepted: 0, http: 0, kafka: 0, flagged: 0, failedAttempts: 0, failures: {} };
   const failed = (what: string) => {
     figures.failedAttempts++;
@@ -65,8 +68,10 @@ export function startLoad(system: DistributedSystem, bus: KafkaBus, token: () =>
   const httpLoop = async () => {
     while (running) {
       const batch = Array.from({ length: 5 }, () => record('h'));
-      // Retried until accepted: the producer ids make a retry of a batch that was stored store nothing new.
+      // Retried until accepted: the producer ids make a retry of a batch that was stored store nothing
+      // new. A stop gives up on a batch not accepted (only a failing scenario stops that way).
       for (;;) {
+        if (!running && stopping) return;
         try {
           const response = await fetch(`${system.gatewayUrl}/v1/events/ingest`, {
             method: 'POST',
@@ -95,6 +100,7 @@ export function startLoad(system: DistributedSystem, bus: KafkaBus, token: () =>
     while (running) {
       const batch = Array.from({ length: 5 }, () => record('k'));
       for (;;) {
+        if (!running && stopping) return;
         try {
           await bus.publish([{ topic: Topics.auditIngest, messages: batch.map((r) => ({ key: r.body.database_id, value: JSON.stringify(r.body), headers: {} })) }]);
           break;
@@ -112,8 +118,9 @@ export function startLoad(system: DistributedSystem, bus: KafkaBus, token: () =>
   const loops = Promise.all([httpLoop(), kafkaLoop()]);
   return {
     figures: () => ({ ...figures, failures: { ...figures.failures } }),
-    stop: async () => {
+    stop: async (abandon = false) => {
       running = false;
+      stopping = abandon;
       await loops;
       return { ...figures, failures: { ...figures.failures } };
     },
