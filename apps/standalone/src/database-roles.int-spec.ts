@@ -62,6 +62,22 @@ describe('database roles', () => {
     expect(grants!.privileges).toEqual(['INSERT', 'SELECT']);
   });
 
+  it('lets every runtime role only read its writer fence (migrations raise it)', async () => {
+    for (const { schema, role } of [
+      { schema: 'auth', role: roles.services.auth.role },
+      { schema: 'policy', role: roles.services.policy.role },
+      { schema: 'event_ingest', role: roles.services['event-ingest'].role },
+      { schema: 'delivery', role: roles.services.delivery.role },
+    ]) {
+      const [grants] = await db.query<{ privileges: string[] }>(
+        `SELECT array_agg(privilege_type::text ORDER BY privilege_type) AS privileges FROM information_schema.role_table_grants
+         WHERE table_schema = $1 AND table_name = 'writer_fence' AND grantee = $2`,
+        [schema, role],
+      );
+      expect(grants!.privileges).toEqual(['SELECT']);
+    }
+  });
+
   const start = (env: Record<string, string>) =>
     startService(authService, {
       KAFKA_BROKERS: '',

@@ -18,8 +18,8 @@ import {
 import { newId, riskScore } from '@vigil/domain';
 import { SpanKind } from '@opentelemetry/api';
 import { Topics } from '@vigil/contracts';
-import { CONFIG, currentCorrelationId, currentTraceCarrier, DomainException, inSpan } from '@vigil/platform';
-import { afterCommit } from '@vigil/database';
+import { CommonErrorCode, CONFIG, currentCorrelationId, currentTraceCarrier, DomainException, inSpan } from '@vigil/platform';
+import { afterCommit, WriterFence, WriterFenced } from '@vigil/database';
 import { DataSource, type EntityManager } from 'typeorm';
 import { operationOf } from '../events/event-query';
 import { CommittedEvents } from '../events/committed-events';
@@ -29,6 +29,7 @@ import { EnforcementService } from '../enforcement/enforcement.service';
 import { DatabaseMonitor } from '../databases/database-monitor.service';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
 import { CommittedLeaves } from '../integrity/committed-leaves';
+import { EVENT_INGEST_SCHEMA } from '../database/schema';
 import { storedEventLeafHash } from '../integrity/leaf';
 
 export enum IngestErrorCode {
@@ -51,7 +52,12 @@ export class IngestService {
     @Inject(CommittedEvents) private readonly committed: CommittedEvents,
     @Inject(CommittedLeaves) private readonly leaves: CommittedLeaves,
     @Inject(CONFIG) private readonly config: Pick<EventIngestConfig, 'INTEGRITY_LOG'>,
-  ) {}
+  ) {
+    this.fence = WriterFence.forDataSource(dataSource, EVENT_INGEST_SCHEMA);
+  }
+
+  /** Whether a newer release fenced this one out: checked in every ingest transaction (event_counts, producer ids). */
+  private readonly fence: WriterFence;
 
   /** All or nothing: one invalid record refuses the whole request. */
   validate(records: unknown[], field = 'events'): AuditRecord[] {
@@ -69,8 +75,14 @@ export class IngestService {
     return valid;
   }
 
-  ingest(records: AuditRecord[], ingestedBy: IngestedBy): Promise<string[]> {
-    return this.dataSource.transaction((manager) => this.store(manager, records, ingestedBy));
+  async ingest(records: AuditRecord[], ingestedBy: IngestedBy): Promise<string[]> {
+    try {
+      return await this.dataSource.transaction((manager) => this.store(manager, records, ingestedBy));
+    } catch (error) {
+      // Fenced out by a newer release: the producer retries, and a replica of that release stores it.
+      if (error instanceof WriterFenced) throw new DomainException(503, CommonErrorCode.ServiceUnavailable, 'This replica was replaced by a newer release; try again.', undefined, { 'Retry-After': '1' });
+      throw error;
+    }
   }
 
   /**
@@ -78,6 +90,7 @@ export class IngestService {
    * whose producer id was accepted before gets the id it was stored under and is not stored again.
    */
   async store(manager: EntityManager, records: AuditRecord[], ingestedBy: IngestedBy): Promise<string[]> {
+    await this.fence.check(manager);
     const processedAt = new Date().toISOString();
     const correlationId = currentCorrelationId() ?? null;
     const ids: string[] = [];

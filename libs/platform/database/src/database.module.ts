@@ -3,6 +3,7 @@ import { SERVICE_CONTEXT, type ServiceContext, StartRefused } from '@vigil/platf
 import { DataSource } from 'typeorm';
 import { createServiceDataSource, type EntityList, pingDatabase, runMigrations } from './data-source';
 import { currentRole, grantRuntimeRoles, pendingMigrations, privilegesBeyondRuntime, type ServiceDatabase } from './roles';
+import { WriterFence } from './writer-fence';
 
 export interface DatabaseModuleOptions extends Omit<ServiceDatabase, 'service'> {
   entities?: EntityList;
@@ -87,13 +88,19 @@ export class DatabaseModule {
               applicationName: `vigil-${context.name}`,
             });
             await dataSource.initialize();
+            const fence = WriterFence.forDataSource(dataSource, options.schema);
             try {
               await prepare(dataSource, options, context);
+              // A newer release fenced this one out (docs/operations.md#upgrading-and-migrations).
+              const fenced = await fence.refusal(dataSource);
+              if (fenced) throw new StartRefused(fenced.message);
             } catch (error) {
               await dataSource.destroy().catch(() => undefined);
               throw error;
             }
             context.readiness.register('database', () => pingDatabase(dataSource));
+            // Not ready once fenced out while running: traffic goes to the new release's replicas.
+            context.readiness.register('writer-fence', async () => !(await fence.refusal(dataSource)));
             return dataSource;
           },
         },

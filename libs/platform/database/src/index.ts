@@ -6,3 +6,4 @@ export * from './append-only';
 export * from './roles';
 export * from './database-commands';
 export * from './sealed-secrets';
+export * from './writer-fence';

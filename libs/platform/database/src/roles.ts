@@ -129,7 +129,8 @@ export async function grantRuntimeRoles(dataSource: DataSource, database: Servic
        WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm') AND NOT c.relispartition ORDER BY 1`,
       [database.schema, APPEND_ONLY_ROW_TRIGGER],
     );
-    const readOnly = new Set(['migrations', ...(database.runtime?.readOnlyTables ?? [])]);
+    // The writer fence is raised by migrations only (writer-fence.ts).
+    const readOnly = new Set(['migrations', 'writer_fence', ...(database.runtime?.readOnlyTables ?? [])]);
     await manager.query(`REVOKE ALL ON ALL FUNCTIONS IN SCHEMA ${s} FROM PUBLIC`);
     for (const { role } of roles) {
       const r = quoteIdent(role);

@@ -1,5 +1,5 @@
 import { deadLetterTopic, MessageHeaders } from '@vigil/contracts';
-import { isConnectionFailure, pingDatabase, quoteIdent } from '@vigil/database';
+import { isConnectionFailure, pingDatabase, quoteIdent, WriterFence, WriterFenced } from '@vigil/database';
 import { SpanKind, type Tracer } from '@opentelemetry/api';
 import { extractTraceContext, inSpan, type Logger, type Registry, TraceHeaders, tracingEnabled, withCorrelationId } from '@vigil/platform';
 import { messagingMetrics, type MessagingMetrics } from './metrics';
@@ -35,8 +35,9 @@ export interface InboxConsumerOptions<T> {
    * partition is recorded instead: one row per batch rather than one per message. Needs
    * `inboxPositionsMigration` in the service's migrations. While the inbox holds ids this
    * consumer recorded before (it used `message-id` earlier), they are checked as well, one indexed
-   * read per batch; replicas still on `message-id` cannot see positions, so switch without
-   * running both versions side by side.
+   * read per batch; replicas still on `message-id` cannot see positions, so the release that
+   * switches raises its schema's writer fence (`raiseWriterFence`), which stops the older replicas
+   * from writing (docs/operations.md#upgrading-and-migrations).
    */
   dedupe?: 'message-id' | 'log-position';
   /**
@@ -76,6 +77,7 @@ export class InboxConsumer<T> {
   private readonly logger: Logger;
   private consecutiveFailures = 0;
   private readonly metrics: MessagingMetrics | undefined;
+  private readonly fence: WriterFence;
 
   constructor(
     private readonly deps: InboxConsumerDeps,
@@ -85,6 +87,7 @@ export class InboxConsumer<T> {
     this.positions = `${quoteIdent(deps.schema)}.inbox_positions`;
     this.logger = deps.logger.child({ consumer: options.name });
     this.metrics = deps.metrics ? messagingMetrics(deps.metrics) : undefined;
+    this.fence = WriterFence.forDataSource(deps.dataSource, deps.schema);
   }
 
   private count(topic: string, outcome: 'applied' | 'duplicate' | 'dead_lettered', n: number) {
@@ -131,7 +134,7 @@ export class InboxConsumer<T> {
       this.consecutiveFailures = 0;
       return;
     } catch (error) {
-      if (error instanceof DatabaseUnavailable) throw error;
+      if (error instanceof DatabaseUnavailable || error instanceof WriterFenced) throw error;
       if (valid.length === 1) {
         await this.handlerFailed(valid[0]!, error);
         return;
@@ -144,7 +147,7 @@ export class InboxConsumer<T> {
         await this.withRetries(() => this.apply([item]), 2);
         this.consecutiveFailures = 0;
       } catch (error) {
-        if (error instanceof DatabaseUnavailable) throw error;
+        if (error instanceof DatabaseUnavailable || error instanceof WriterFenced) throw error;
         await this.handlerFailed(item, error);
       }
     }
@@ -172,6 +175,7 @@ export class InboxConsumer<T> {
     for (const item of items) if (!unique.has(item.messageId)) unique.set(item.messageId, item);
     const ids = [...unique.keys()];
     await this.deps.dataSource.transaction(async (manager) => {
+      await this.fence.check(manager);
       const inserted: { message_id: string }[] = await manager.query(
         `INSERT INTO ${this.inbox} (consumer, message_id) SELECT $1, unnest($2::text[])
          ON CONFLICT DO NOTHING RETURNING message_id`,
@@ -204,6 +208,7 @@ export class InboxConsumer<T> {
   private async applyByPosition(items: ConsumedMessage<T>[]): Promise<void> {
     const { topic, partition } = items[0]!.message;
     await this.deps.dataSource.transaction(async (manager) => {
+      await this.fence.check(manager);
       const key = [this.options.name, topic, partition];
       await manager.query(`INSERT INTO ${this.positions} (consumer, topic, partition, last_offset) VALUES ($1, $2, $3, -1) ON CONFLICT DO NOTHING`, key);
       const [row]: { last_offset: string }[] = await manager.query(`SELECT last_offset::text FROM ${this.positions} WHERE consumer = $1 AND topic = $2 AND partition = $3 FOR UPDATE`, key);
@@ -278,6 +283,13 @@ export class InboxConsumer<T> {
         await work();
         return;
       } catch (error) {
+        // Fenced out by a newer release: not the messages' fault, and no retry helps; the batch
+        // stays uncommitted for the new release's replicas.
+        if (error instanceof WriterFenced) {
+          this.logger.error({ err: error }, 'fenced out by a newer release: not applying; replace this replica');
+          await new Promise((r) => setTimeout(r, 1000));
+          throw error;
+        }
         lastError = error;
         if (attempt < attempts) {
           const delay = Math.min(100 * 2 ** (attempt - 1), 2000) * (0.5 + Math.random());

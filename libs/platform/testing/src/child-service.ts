@@ -23,12 +23,25 @@ export function spawnTs(entry: string, env: Record<string, string>): ChildServic
   // authority, unless the test gives others (or none).
   const service = /^apps\/([a-z-]+)\/src\/main\.ts$/.exec(entry)?.[1];
   const rpc = service && service !== 'standalone' && !env.RPC_TLS_CERT_FILE && !env.RPC_INSECURE ? testRpcFiles(service) : {};
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', resolve(ROOT, entry)], {
+  return spawnNode(['-r', '@swc-node/register', resolve(ROOT, entry)], { ...rpc, ...env });
+}
+
+/**
+ * Runs a built JavaScript entry point (a bundle under dist/ or tmp/) in its own Node process, with
+ * the same defaults as `spawnTs`: what the images run, and it starts in a second or two. The caller
+ * gives a service its RPC credentials (testRpcFiles).
+ */
+export function spawnJs(entry: string, env: Record<string, string>): ChildService {
+  return spawnNode([resolve(ROOT, entry)], env);
+}
+
+function spawnNode(args: string[], env: Record<string, string>): ChildService {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     // A modest pool (a service's LISTEN connections come out of it too): suites share the server.
     // Metrics on a port picked when bound unless the test names one (PORT + 6000 may be taken or out
     // of range). Tests connect as the test server's superuser, which a service refuses unless told.
-    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '8', METRICS_PORT: '0', DATABASE_ALLOW_PRIVILEGED_ROLE: 'true', ...rpc, ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '8', METRICS_PORT: '0', DATABASE_ALLOW_PRIVILEGED_ROLE: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

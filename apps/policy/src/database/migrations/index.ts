@@ -1,4 +1,4 @@
-import { eventStoreAppendOnlyMigration, eventStoreMigration } from '@vigil/database';
+import { eventStoreAppendOnlyMigration, eventStoreMigration, writerFenceMigration } from '@vigil/database';
 import { messagingMigration } from '@vigil/messaging';
 import { POLICY_SCHEMA } from '../schema';
 import { Policies1760000000000 } from './1760000000000-policies';
@@ -12,4 +12,5 @@ export const policyMigrations = [
   PolicyEnforcementMode1760000000001,
   eventStoreAppendOnlyMigration(POLICY_SCHEMA, 1772600000100),
   SnapshotSigningKeys1772900000000,
+  writerFenceMigration(POLICY_SCHEMA, 1773400000000),
 ];
