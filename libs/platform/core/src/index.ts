@@ -3,6 +3,7 @@ export * from './logging/correlation';
 export * from './logging/logger';
 export * from './logging/banner';
 export * from './errors/domain.exception';
+export * from './errors/connection-failure';
 export * from './errors/problem';
 export * from './errors/problem.filter';
 export * from './errors/validation.pipe';

@@ -35,6 +35,17 @@ describe('problem documents', () => {
     expect(JSON.stringify(doc)).not.toContain('postgres://');
   });
 
+  it('answer a lost or refused database connection as a 503 with Retry-After, not a 500', () => {
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    const typeormWrapped = Object.assign(new Error('QueryFailedError'), { driverError: terminated });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    for (const error of [terminated, typeormWrapped, refused, new Error('Connection terminated unexpectedly')]) {
+      expect(toProblemParts(error)).toMatchObject({ status: 503, code: 'service_unavailable', headers: { 'Retry-After': '1' } });
+    }
+    // A statement's own failure stays a 500.
+    expect(toProblemParts(Object.assign(new Error('division by zero'), { code: '22012' })).status).toBe(500);
+  });
+
   it('answer PostgreSQL refusing U+0000 or a lone surrogate as a 400, not a 500', () => {
     const nul = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
     expect(toProblemParts(nul)).toMatchObject({ status: 400, code: 'unstorable_text' });

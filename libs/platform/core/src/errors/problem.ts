@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FieldError, RpcProblem } from '@vigil/contracts';
 import { isRpcProblem } from '@vigil/contracts';
+import { isConnectionFailure } from './connection-failure';
 import { CommonErrorCode, DomainException, titleForStatus } from './domain.exception';
 
 /** An RFC 9457 problem document with Vigil's extension members (`code`, `errors`, `error_id`). */
@@ -55,6 +56,18 @@ export function toProblemParts(error: unknown): ProblemParts {
     if (status < 500) {
       return { status, code: codeForStatus(status), detail: httpLike.message ?? titleForStatus(status) };
     }
+  }
+  if (isConnectionFailure(error)) {
+    // The database connection was lost or refused (a restart, a failover): nothing is wrong with the
+    // request, and nothing of it was stored. Clients retry.
+    return {
+      status: 503,
+      code: CommonErrorCode.ServiceUnavailable,
+      detail: 'The database is unavailable; nothing was changed. Retry shortly.',
+      headers: { 'Retry-After': '1' },
+      errorId: randomUUID(),
+      cause: error,
+    };
   }
   if (isUnstorableTextError(error)) {
     return { status: 400, code: CommonErrorCode.UnstorableText, detail: 'A value holds text that cannot be stored (U+0000 or an unpaired UTF-16 surrogate).', errors: [] };

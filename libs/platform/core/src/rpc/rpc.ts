@@ -90,7 +90,10 @@ export class RpcClient {
         { 'Retry-After': '1' },
       );
     }
-    if (isRpcProblem(error)) return new DomainException(error.status, error.code, error.detail, error.errors);
+    if (isRpcProblem(error)) {
+      // A service that is up but cannot reach its database answers 503: the client retries.
+      return new DomainException(error.status, error.code, error.detail, error.errors, error.status === 503 ? { 'Retry-After': '1' } : undefined);
+    }
     const code = (error as { code?: string })?.code;
     // A TLS failure (the server's certificate is not the expected service's, or ours is refused) is
     // an unavailable service to the caller; the reason is in the logs of both sides.

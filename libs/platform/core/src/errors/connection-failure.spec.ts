@@ -1,4 +1,4 @@
-import { isConnectionFailure } from './data-source';
+import { isConnectionFailure } from './connection-failure';
 
 describe('isConnectionFailure', () => {
   it('recognises a lost, refused or terminated connection, also inside a QueryFailedError', () => {
