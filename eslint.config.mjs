@@ -23,6 +23,8 @@ const constraints = [
   // The offline verifier (tools/verify) is what an auditor runs without trusting the server: pure
   // domain code (libs/integrity) and nothing else of ours, no framework.
   { sourceTag: 'type:verifier', onlyDependOnLibsWithTags: ['type:domain'], bannedExternalImports: [...frameworks, 'kafkajs'] },
+  // Repository tools (tools/*.ts: certificates, deploy checks) use the contracts library and nothing else of ours.
+  { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:contracts'], bannedExternalImports: [...frameworks, 'kafkajs'] },
   // The web console runs in the browser and talks to Vigil over its public HTTP API only.
   { sourceTag: 'type:console', onlyDependOnLibsWithTags: [], bannedExternalImports: [...frameworks, 'kafkajs', 'node:*'] },
   // The standalone launcher composes the services (allowed below) and platform code.

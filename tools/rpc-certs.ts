@@ -8,7 +8,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createRpcAuthority, issueRpcCertificate } from '../libs/contracts/src/rpc/certificates';
+import { createRpcAuthority, issueRpcCertificate } from '@vigil/contracts';
 
 const SERVICES = ['gateway', 'auth', 'policy', 'event-ingest', 'delivery', 'pg-proxy'];
 const folder = resolve(process.argv[2] ?? '.rpc-certs');
