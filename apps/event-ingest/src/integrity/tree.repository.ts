@@ -21,7 +21,7 @@ export interface CheckpointRow {
   event_seq: string;
 }
 
-export function toCheckpoint(row: CheckpointRow): Checkpoint {
+export function toCheckpoint(row: Pick<CheckpointRow, 'tree_size' | 'root_hash' | 'timestamp' | 'key_id' | 'signature'>): Checkpoint {
   return {
     tree_size: Number(row.tree_size),
     root_hash: row.root_hash.toString('hex'),

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AlertReport } from '@vigil/contracts';
 import type { EntityManager } from 'typeorm';
+import { toCheckpoint } from '../integrity/tree.repository';
 import { fillAlertsSection } from './alerts-section';
 import type { Cell, ReportCheckpoint, ReportDocument, ReportSection } from './report-document';
 import { ROW_LIMIT } from './report-document';
@@ -105,14 +106,8 @@ export class ReportGenerator {
        LEFT JOIN LATERAL (SELECT * FROM event_ingest.integrity_checkpoints k ORDER BY k.tree_size DESC LIMIT 1) c ON true`,
     );
     if (!row?.tree_size) return null;
-    return {
-      tree_size: Number(row.tree_size),
-      root_hash: row.root_hash.toString('hex'),
-      timestamp: row.timestamp.toISOString(),
-      key_id: row.key_id,
-      signature: row.signature,
-      log_size: Number(row.log_size),
-    };
+    // As the integrity API serves it (toCheckpoint), plus the log's size.
+    return { ...toCheckpoint({ ...row, tree_size: row.tree_size }), log_size: Number(row.log_size) };
   }
 
   /**
