@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
+  DATABASE_HOST_PATTERN,
   DATABASE_ID_PATTERN,
+  DATABASE_TAG_PATTERN,
   DatabaseConnectionStates,
   DatabaseEnvironments,
   DatabaseListLimits,
@@ -11,8 +13,8 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { OptionalNotNull } from '@vigil/platform';
 
-const TAG = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
-const HOST = /^[A-Za-z0-9._:[\]-]{1,255}$/;
+const TAG = new RegExp(DATABASE_TAG_PATTERN);
+const HOST = new RegExp(DATABASE_HOST_PATTERN);
 
 export class CreateDatabaseDto {
   @ApiPropertyOptional({ pattern: DATABASE_ID_PATTERN, example: 'db_prod_main', description: 'choose the id (e.g. to register a discovered database); generated when omitted' })

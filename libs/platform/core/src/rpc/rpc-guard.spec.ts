@@ -64,6 +64,37 @@ describe('RpcCallerGuard', () => {
     );
   });
 
+  it('refuses (400, logged, counted) a pattern that has no payload schema, whatever its payload: fail closed', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const metrics = new Registry();
+    // Without TLS the allow-list is not consulted, so only the missing schema can refuse it.
+    const guard = new RpcCallerGuard('auth', false, pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) }), metrics);
+    expect(() => guard.canActivate(rpcContext('auth.users.made-up', { meta: {}, data: {} }, undefined))).toThrow(
+      expect.objectContaining({ status: 400, code: 'validation_failed', errors: [{ field: '$', message: 'no payload schema for this pattern' }] }),
+    );
+    expect(lines).toEqual([expect.objectContaining({ msg: 'rpc call refused', pattern: 'auth.users.made-up', reason: 'invalid_payload' })]);
+    expect(await count(metrics, { caller: 'none', pattern: 'unknown', reason: 'invalid_payload' })).toBe(1);
+  });
+
+  it('refuses a SQL fragment in every field of the event reads that reaches a query, and lets the same call with valid values through', () => {
+    const guard = new RpcCallerGuard('event-ingest', true, pino({ level: 'silent' }), new Registry());
+    const sql = "day') OR 1=1--";
+    const call = (pattern: string, data: unknown) => () => guard.canActivate(rpcContext(pattern, { meta: {}, data }, 'gateway'));
+    const range = { start: '2026-01-01T00:00:00.000Z', end: '2026-01-02T00:00:00.000Z' };
+    const valid = { filters: range, metrics: ['count'], group_by: ['type'], bucket: 'day', limit: 100 };
+    expect(call(RpcPatterns.events.aggregate, valid)()).toBe(true);
+    for (const [field, value] of Object.entries({ metrics: [sql], group_by: [sql], bucket: sql, limit: sql })) {
+      expect(call(RpcPatterns.events.aggregate, { ...valid, [field]: value })).toThrow(expect.objectContaining({ status: 400, errors: expect.arrayContaining([expect.objectContaining({ field: expect.stringContaining(field) })]) }));
+    }
+    for (const field of ['types', 'severities', 'database_ids', 'source_ips', 'operations']) {
+      expect(call(RpcPatterns.events.aggregate, { ...valid, filters: { ...range, [field]: [sql] } })).toThrow(expect.objectContaining({ status: 400 }));
+    }
+    expect(call(RpcPatterns.events.aggregate, { ...valid, filters: { ...range, start: sql } })).toThrow(expect.objectContaining({ status: 400 }));
+    expect(call(RpcPatterns.events.aggregate, { ...valid, filters: { ...range, [sql]: 1 } })).toThrow(expect.objectContaining({ status: 400 }));
+    expect(call(RpcPatterns.events.list, { filters: {}, page: 1, limit: 10, cursor: sql })).toThrow(expect.objectContaining({ status: 400 }));
+    expect(call(RpcPatterns.events.replay, { after_seq: '1 OR 1=1', filters: {}, limit: 10 })).toThrow(expect.objectContaining({ status: 400 }));
+  });
+
   it('without TLS (RPC_INSECURE) checks payloads only', () => {
     const guard = new RpcCallerGuard('auth', false, pino({ level: 'silent' }), new Registry());
     expect(guard.canActivate(rpcContext(RpcPatterns.auth.apiKeysCreate, { meta: {}, data: key }, undefined))).toBe(true);

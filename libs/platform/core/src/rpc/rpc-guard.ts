@@ -10,8 +10,9 @@ export enum RpcErrorCode {
   CallerNotAllowed = 'rpc_caller_not_allowed',
 }
 
+/** Every pattern's payload validator (RpcPayloadSchemas names every pattern). */
 const validators = new Map<string, Validator<never>>(
-  Object.entries(RpcPayloadSchemas).flatMap(([pattern, schema]) => (schema ? [[pattern, createValidator(schema) as unknown as Validator<never>] as const] : [])),
+  Object.entries(RpcPayloadSchemas).map(([pattern, schema]) => [pattern, createValidator(schema) as unknown as Validator<never>] as const),
 );
 
 /** The counter of refused RPC calls, created once per registry. */
@@ -30,7 +31,7 @@ export function rpcRefusalCounter(metrics: Registry): Counter<'caller' | 'patter
  * Runs before every RPC handler of a service (a global guard): the caller's identity comes from its
  * client certificate, verified by the TLS handshake; the call is refused unless the allow-list
  * (RpcAllowList) lets that caller call that pattern, or if its payload does not match the pattern's
- * schema (RpcPayloadSchemas). A refusal is a problem (403 or 400), logged as a warning with caller,
+ * schema (RpcPayloadSchemas; a pattern without a schema is refused too). A refusal is a problem (403 or 400), logged as a warning with caller,
  * pattern and reason, and counted in `vigil_rpc_refused_total`. With RPC_INSECURE (`secured`
  * false) no identity exists and only payloads are checked.
  */
@@ -66,11 +67,10 @@ export class RpcCallerGuard implements CanActivate {
     if (typeof message !== 'object' || message === null || typeof message.meta !== 'object' || message.meta === null || Array.isArray(message.meta)) {
       this.refuse(caller, pattern, 'malformed_message', DomainException.validation([{ field: '$', message: 'must be an RPC message ({ meta, data })' }]));
     }
+    // Fail closed: a pattern without a payload schema is refused like a payload that breaks one.
     const validator = validators.get(pattern);
-    if (validator) {
-      const result = validator.validate(message.data);
-      if (!result.ok) this.refuse(caller, pattern, 'invalid_payload', DomainException.validation(result.errors));
-    }
+    const result = validator ? validator.validate(message.data) : { ok: false as const, errors: [{ field: '$', message: 'no payload schema for this pattern' }] };
+    if (!result.ok) this.refuse(caller, pattern, 'invalid_payload', DomainException.validation(result.errors));
     return true;
   }
 
