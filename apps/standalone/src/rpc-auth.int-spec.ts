@@ -26,7 +26,7 @@ describe('authenticated RPC', () => {
     const metric = await service(name).context.metrics.getSingleMetric('vigil_rpc_refused_total')!.get();
     return metric.values.filter((v) => Object.entries(labels).every(([k, want]) => v.labels[k] === want)).reduce((sum, v) => sum + v.value, 0);
   };
-  const createKey = { name: 'rogue', scopes: ['admin'], expires_at: null, created_by: 'usr_rogue' };
+  const createKey = { name: 'rogue', scopes: ['admin'], expires_at: null, created_by: 'user:usr_rogue' };
 
   beforeAll(async () => {
     system = await startTestSystem({ bus: 'memory' });
@@ -128,6 +128,46 @@ describe('authenticated RPC', () => {
     expect(await refusals('event-ingest', { reason: 'invalid_payload' })).toBe(invalidBefore + 5);
     // The table is still there and the same calls with valid values answer.
     await expect(gateway.call(RpcPatterns.events.list, { filters: {}, page: 1, limit: 10 })).resolves.toMatchObject({ events: expect.any(Array) });
+  });
+
+  it('refuses SQL fragments in the other services\' query fields too (sorts, pages, limits, statuses, ids, timestamps), before any handler runs: nothing changes', async () => {
+    const fragments = ['1; DROP TABLE x--', "day') OR 1=1--"];
+    const gateway = (target: string) => client(target, testRpcCredentials('gateway'));
+    const count = async (table: string) => Number((await system.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`))[0]!.n);
+    const tables = ['policy.policies', 'event_ingest.databases', 'delivery.webhooks'];
+    const before = await Promise.all(tables.map(count));
+    const calls: [string, string, (sql: string) => unknown][] = [
+      ['policy', RpcPatterns.policies.list, (sql) => ({ sort: sql, database_id: sql, page: 1, per_page: 10 })],
+      ['policy', RpcPatterns.policies.list, (sql) => ({ page: sql, per_page: sql })],
+      ['policy', RpcPatterns.policies.violations, (sql) => ({ policy_id: sql, start_date: sql, end_date: sql, severity: [sql], page: sql, limit: sql })],
+      ['policy', RpcPatterns.policies.create, (sql) => ({ name: 'n', type: sql, databases: [sql], config: {}, enforcement_mode: sql })],
+      ['policy', RpcPatterns.policies.disable, (sql) => ({ id: sql })],
+      ['event-ingest', RpcPatterns.databases.list, (sql) => ({ status: sql, type: sql, environment: sql, connection_status: sql, page: sql, per_page: sql })],
+      ['event-ingest', RpcPatterns.databases.create, (sql) => ({ id: sql, name: 'n', type: sql, host: sql, tags: [sql] })],
+      ['event-ingest', RpcPatterns.databases.update, (sql) => ({ id: 'db_x', changes: { [sql]: 'x' } })],
+      ['event-ingest', RpcPatterns.reports.list, (sql) => ({ type: sql, status: sql, schedule_id: sql, page: 1, per_page: sql })],
+      ['event-ingest', RpcPatterns.integrity.leaves, (sql) => ({ from: sql, limit: sql })],
+      ['delivery', RpcPatterns.webhooks.deliveries, (sql) => ({ id: sql, page: 1, per_page: 10, status: sql })],
+      ['delivery', RpcPatterns.webhooks.redeliver, (sql) => ({ id: 'wh_x', statuses: [sql], since: sql, until: sql })],
+      ['delivery', RpcPatterns.alerts.list, (sql) => ({ severity: [sql], status: [sql], type: [sql], database_id: sql, start_date: sql, page: 1, per_page: 20 })],
+      ['delivery', RpcPatterns.alertDestinations.deliveries, (sql) => ({ id: sql, page: 1, per_page: 10, status: sql })],
+    ];
+    for (const sql of fragments) {
+      for (const [target, pattern, payload] of calls) {
+        const invalidBefore = await refusals(target, { pattern, reason: 'invalid_payload' });
+        await expect(gateway(target).call(pattern, payload(sql))).rejects.toMatchObject({ status: 400, code: 'validation_failed' });
+        // Counted as refused by the guard, so no handler ran.
+        expect({ pattern, refused: await refusals(target, { pattern, reason: 'invalid_payload' }) }).toEqual({ pattern, refused: invalidBefore + 1 });
+      }
+      // delivery's alert figures are event-ingest's call: its identity, the same refusal.
+      const report = client('delivery', testRpcCredentials('event-ingest')).call(RpcPatterns.alerts.report, { period_start: sql, period_end: sql, databases: [sql], limit: sql });
+      await expect(report).rejects.toMatchObject({ status: 400 });
+    }
+    expect(await Promise.all(tables.map(count))).toEqual(before);
+    // The same services answer well-formed calls.
+    await expect(gateway('policy').call(RpcPatterns.policies.list, { sort: 'violation_count', page: 1, per_page: 10 })).resolves.toMatchObject({ data: expect.any(Array) });
+    await expect(gateway('event-ingest').call(RpcPatterns.databases.list, { status: 'registered', page: 1, per_page: 10 })).resolves.toMatchObject({ data: expect.any(Array) });
+    await expect(gateway('delivery').call(RpcPatterns.alerts.list, { severity: ['critical'], page: 1, per_page: 10 })).resolves.toMatchObject({ data: expect.any(Array) });
   });
 
   it('answers a free-text filter (a bound parameter) whatever it contains', async () => {

@@ -58,6 +58,8 @@ export const DATABASE_TAG_PATTERN = '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$';
 export const DATABASE_HOST_PATTERN = '^[A-Za-z0-9._:[\\]-]{1,255}$';
 
 const scopes = Type.Array(literals(Scopes), { maxItems: Scopes.length });
+/** The credential that asked for a new credential: `user:usr_...`, `key:key_...` or `client:cli_...`. */
+const createdBy = Type.String({ pattern: '^(user|key|client):[a-z]{1,10}_[0-9A-Za-z_-]{1,100}$' });
 const accessPage = strict({ page: int(1, 1_000_000), per_page: int(1, 100) });
 const page = (maxPage: number, maxPerPage: number) => ({ page: int(1, maxPage), per_page: int(1, maxPerPage) });
 
@@ -192,8 +194,7 @@ export const RpcPayloadSchemas: Readonly<Record<RpcPattern, TSchema>> = {
     name: text(200, 1),
     scopes,
     expires_at: optional(nullable(isoTimestamp)),
-    /** The credential that asked (a user, API key or OAuth client id). */
-    created_by: Type.String({ pattern: '^[a-z]{1,10}_[0-9A-Za-z_-]{1,100}$' }),
+    created_by: createdBy,
   }),
   [RpcPatterns.auth.apiKeysList]: accessPage,
   [RpcPatterns.auth.apiKeysRevoke]: strict({ id: id('key') }),
@@ -205,7 +206,7 @@ export const RpcPayloadSchemas: Readonly<Record<RpcPattern, TSchema>> = {
     redirect_uris: Type.Array(text(2000), { maxItems: 20 }),
     grant_types: Type.Array(literals(OAuthGrantTypes), { minItems: 1, maxItems: 20 }),
     scopes: Type.Array(literals(Scopes), { minItems: 1, maxItems: 100 }),
-    created_by: Type.String({ pattern: '^[a-z]{1,10}_[0-9A-Za-z_-]{1,100}$' }),
+    created_by: createdBy,
   }),
   [RpcPatterns.auth.oauthClientsList]: accessPage,
   [RpcPatterns.auth.oauthClientsDelete]: strict({ client_id: id('cli') }),

@@ -21,7 +21,7 @@ describe('RpcCallerGuard', () => {
   };
   const count = async (metrics: Registry, labels: Record<string, string>) =>
     (await metrics.getSingleMetric('vigil_rpc_refused_total')!.get()).values.find((v) => Object.entries(labels).every(([k, w]) => v.labels[k] === w))?.value ?? 0;
-  const key = { name: 'k', scopes: ['read:logs'], expires_at: null, created_by: 'usr_1' };
+  const key = { name: 'k', scopes: ['read:logs'], expires_at: null, created_by: 'user:usr_1' };
 
   it('lets an allowed caller through with a valid payload', () => {
     const { guard } = setup();
