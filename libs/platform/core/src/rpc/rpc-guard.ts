@@ -31,9 +31,10 @@ export function rpcRefusalCounter(metrics: Registry): Counter<'caller' | 'patter
  * Runs before every RPC handler of a service (a global guard): the caller's identity comes from its
  * client certificate, verified by the TLS handshake; the call is refused unless the allow-list
  * (RpcAllowList) lets that caller call that pattern, or if its payload does not match the pattern's
- * schema (RpcPayloadSchemas; a pattern without a schema is refused too). A refusal is a problem (403 or 400), logged as a warning with caller,
- * pattern and reason, and counted in `vigil_rpc_refused_total`. With RPC_INSECURE (`secured`
- * false) no identity exists and only payloads are checked.
+ * schema (RpcPayloadSchemas; a pattern without a schema is refused too). A refusal is a problem
+ * (403 or 400), logged as a warning with caller, pattern and reason, and counted in
+ * `vigil_rpc_refused_total`. With RPC_INSECURE (`secured` false) no identity exists and only
+ * payloads are checked.
  */
 export class RpcCallerGuard implements CanActivate {
   private readonly refused: Counter<'caller' | 'pattern' | 'reason'>;
