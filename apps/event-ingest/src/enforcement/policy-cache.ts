@@ -19,6 +19,7 @@ export class PolicyCache implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly follower: PolicyFollower;
   private readonly logger: Logger;
   private lastRefusalLog = 0;
+  private startedAt = Date.now();
   /** The one wait at start, shared by every ingestion that asks while it runs. */
   private startWait?: Promise<boolean>;
 
@@ -64,6 +65,7 @@ export class PolicyCache implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onApplicationBootstrap() {
+    this.startedAt = Date.now();
     return this.follower.start();
   }
 
@@ -75,8 +77,12 @@ export class PolicyCache implements OnApplicationBootstrap, OnModuleDestroy {
     return this.follower.isLoaded;
   }
 
-  /** Ingestion refused for want of the policies: logged at most every 10 s. */
+  /**
+   * Ingestion refused for want of the policies: an error at most every 10 s, once the wait at start
+   * is over (a batch that comes before the load at an ordinary start is held quietly).
+   */
   reportRefused() {
+    if (Date.now() - this.startedAt < this.config.ENFORCEMENT_READY_TIMEOUT_MS) return;
     if (Date.now() - this.lastRefusalLog < 10_000) return;
     this.lastRefusalLog = Date.now();
     this.logger.error('policies not loaded from the policy service yet; ingestion is refused (HTTP 503, audit.ingest held) until they are');
