@@ -39,7 +39,7 @@ describe('event-ingest with its database unreachable (real broker)', () => {
   });
 
   const stored = async () =>
-    // The records sent here only: the policy service beside it records its own vigil.* events too.
+    // The records sent here only, not Vigil's own events stored beside them (audit.checkpoint of the verifiable log).
     (await db.query<{ rows: number; ids: number }>(`SELECT count(*)::int AS rows, count(DISTINCT producer_id)::int AS ids FROM event_ingest.events WHERE producer_id LIKE 'outage-%'`))[0]!;
 
   it('dead-letters nothing and stores every record exactly once after the database comes back', async () => {
