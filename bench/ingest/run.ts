@@ -145,7 +145,7 @@ async function startIngest(s: Services): Promise<RunningService> {
     METRICS_PORT: '0',
     RPC_PORT: s.ports.ingest,
     INGEST_BATCH_SIZE: BATCH,
-    // The first ingestion waits for the policies (loaded over RPC) rather than enforcing without them.
+    // The first ingestion waits for the policies (loaded over RPC) rather than being refused until they are.
     ENFORCEMENT_READY_TIMEOUT_MS: '60000',
   }, { rpcCredentials: testRpcCredentials('event-ingest') });
 }

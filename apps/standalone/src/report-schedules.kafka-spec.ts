@@ -33,7 +33,8 @@ describe('report schedules with two instances', () => {
       RPC_HOST: '127.0.0.1',
       RPC_PORT: String(await freePort()),
       REPORTS_POLL_MS: '100',
-      ENFORCEMENT_READY_TIMEOUT_MS: '100',
+      // It consumes audit.ingest beside the first instance, and stores nothing before it has the policies.
+      POLICY_RPC_ADDRESS: `127.0.0.1:${system.services.find((s) => s.name === 'policy')!.context.config.RPC_PORT}`,
       // Reports read their alert figures from the system's delivery service.
       DELIVERY_RPC_ADDRESS: `127.0.0.1:${system.services.find((s) => s.name === 'delivery')!.context.config.RPC_PORT}`,
         }, { rpcCredentials: testRpcCredentials('event-ingest') });

@@ -7161,7 +7161,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDocument"];
                 };
             };
-            /** @description A service behind the gateway is unavailable */
+            /** @description Nothing was stored; retry after Retry-After (the records' `id`s make a retry safe). Code `enforcement_not_ready`: event-ingest has not loaded the policies yet (after a start, while the policy service does not answer), and no record is stored without being evaluated against them. Otherwise a service behind the gateway is unavailable (`service_unavailable`). */
             503: {
                 headers: {
                     /** @description Seconds to wait before retrying */

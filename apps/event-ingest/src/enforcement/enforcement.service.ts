@@ -11,7 +11,7 @@ import {
   Topics,
 } from '@vigil/contracts';
 import { newId, riskScore } from '@vigil/domain';
-import { OutboxWriter } from '@vigil/messaging';
+import { NotReady, OutboxWriter } from '@vigil/messaging';
 import { Counter, Registry } from '@vigil/platform';
 import type { EngineEvent, PolicyEvaluation, PolicySeverity } from '@vigil/policy-engine';
 import type { EntityManager } from 'typeorm';
@@ -33,6 +33,17 @@ const SHADOW_ACTION: Record<PolicyEvaluation['action_taken'], string> = {
 
 /** Events enforcement itself produces are not evaluated again (no policy can loop on its own output). */
 const DERIVED_TYPES = new Set(['policy.violation', 'policy.match']);
+
+/**
+ * No audit record is stored unenforced: while this instance has not loaded the policies, ingestion
+ * is refused as a whole (HTTP 503 with Retry-After; audit.ingest batches stay uncommitted and come
+ * again, the consumer's NotReady path). docs/policies.md#enforcement.
+ */
+export class EnforcementNotReady extends NotReady {
+  constructor() {
+    super('policies not loaded from the policy service yet: records are not stored until they can be enforced');
+  }
+}
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) ? v : null);
@@ -77,14 +88,28 @@ export class EnforcementService {
     });
   }
 
+  /**
+   * Before an ingest transaction: waits for the policies at start (ENFORCEMENT_READY_TIMEOUT_MS,
+   * one wait shared by all), then throws EnforcementNotReady while they are still not loaded.
+   */
+  async whenReady(): Promise<void> {
+    if (!(await this.cache.whenReady())) this.refuse();
+  }
+
+  /** Inside an ingest transaction, before anything is written: throws EnforcementNotReady without the policies. */
+  assertReady(): void {
+    if (!this.cache.isLoaded) this.refuse();
+  }
+
+  private refuse(): never {
+    this.cache.reportRefused();
+    throw new EnforcementNotReady();
+  }
+
   async enforce<E extends AuditEvent>(manager: EntityManager, events: E[]): Promise<E[]> {
+    // Never evaluated against a partial state: the whole transaction rolls back instead.
+    this.assertReady();
     if (!events.length) return [];
-    if (!(await this.cache.whenReady())) {
-      // The policy service has not answered since start. Refusing would dead-letter or stall
-      // audit records (they matter more); enforce what the change stream has delivered so far
-      // and say so loudly (docs/policies.md#enforcement).
-      this.cache.reportDegraded();
-    }
     const derived: E[] = [];
     const violations: EventEnvelope<PolicyViolationRecorded>[] = [];
     const alerts: EventEnvelope<AlertRequest>[] = [];

@@ -4,20 +4,30 @@ import { NestFactory } from '@nestjs/core';
 import { MessagePattern, type MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { POLICY_SNAPSHOT_SIGNATURE_PURPOSE, RpcPatterns, Topics } from '@vigil/contracts';
 import { MemoryBus } from '@vigil/messaging';
-import { createLogger, Registry, signDocument } from '@vigil/platform';
+import { createLogger, Readiness, Registry, signDocument } from '@vigil/platform';
 import { freePort, waitFor } from '@vigil/testing';
 import pino from 'pino';
 import { PolicyCache } from './policy-cache';
 
-describe('PolicyCache.whenReady at start', () => {
-  it('holds every batch that asks while the policies load, not only the first, then holds no later batch', async () => {
+/** A policy service stub on `port` (its RPC as enforcement calls it), for as long as the test needs it. */
+async function startStub(port: number) {
+  const stub = await NestFactory.createMicroservice<MicroserviceOptions>(PolicyServiceStubModule, { transport: Transport.TCP, options: { host: '127.0.0.1', port }, logger: false });
+  await stub.listen();
+  return stub;
+}
+
+describe('PolicyCache before the policies are loaded', () => {
+  it('holds every ingestion that asks during the wait at start, reports not ready, keeps loading until the policy service answers', async () => {
     const bus = new MemoryBus();
-    // Nothing answers on this port: the policies never load and the wait at start runs to its end.
-    const cache = new PolicyCache(bus, { POLICY_RPC_ADDRESS: `127.0.0.1:${await freePort()}`, ENFORCEMENT_READY_TIMEOUT_MS: 300 }, createLogger('test', 'silent'), new Registry(), null);
+    const readiness = new Readiness();
+    // Nothing answers on this port yet: the policies do not load and the wait at start runs to its end.
+    const port = await freePort();
+    const cache = new PolicyCache(bus, { POLICY_RPC_ADDRESS: `127.0.0.1:${port}`, ENFORCEMENT_READY_TIMEOUT_MS: 300 }, createLogger('test', 'silent'), new Registry(), null, readiness);
     await cache.onApplicationBootstrap();
+    let stub: Awaited<ReturnType<typeof startStub>> | undefined;
     try {
       // Batches of two partitions reach enforcement together. Each must wait like the first; the
-      // second used to be answered "not loaded" at once and enforced without the policies.
+      // second used to be answered "not loaded" at once.
       const settled: string[] = [];
       await Promise.all([
         cache.whenReady().then((ready) => settled.push(`first ${ready}`)),
@@ -25,11 +35,27 @@ describe('PolicyCache.whenReady at start', () => {
       ]);
       expect(settled).toEqual(['first false', 'second false']);
       expect(await cache.whenReady()).toBe(false);
+      expect(cache.isLoaded).toBe(false);
+      // Not ready while the policies are not loaded: no load balancer sends it records.
+      expect(await readiness.evaluate()).toEqual({ ready: false, checks: { policies: 'down' } });
+
+      // The load is retried (bounded backoff) until the policy service answers; it never gives up.
+      stub = await startStub(port);
+      await waitFor(async () => cache.isLoaded, 30_000, 'policies loaded once the policy service answers');
+      expect(await cache.whenReady()).toBe(true);
+      expect(await readiness.evaluate()).toEqual({ ready: true, checks: { policies: 'up' } });
+
+      // Loaded once, the instance keeps its verified state when the policy service goes away.
+      await stub.close();
+      stub = undefined;
+      expect(await cache.whenReady()).toBe(true);
+      expect(await readiness.evaluate()).toEqual({ ready: true, checks: { policies: 'up' } });
     } finally {
+      await stub?.close();
       await cache.onModuleDestroy();
       await bus.close();
     }
-  });
+  }, 60_000);
 });
 
 /** The policy service's key, as its RPC lists it, and snapshots signed with it. */
@@ -58,8 +84,7 @@ describe('PolicyCache and application-only exemptions', () => {
   let stubPort: number;
   beforeAll(async () => {
     stubPort = await freePort();
-    stub = await NestFactory.createMicroservice<MicroserviceOptions>(PolicyServiceStubModule, { transport: Transport.TCP, options: { host: '127.0.0.1', port: stubPort }, logger: false });
-    await stub.listen();
+    stub = await startStub(stubPort);
   });
   afterAll(() => stub?.close());
 
@@ -68,7 +93,7 @@ describe('PolicyCache and application-only exemptions', () => {
     const lines: { msg: string; policy_id?: string; version?: number }[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const metrics = new Registry();
-    const cache = new PolicyCache(bus, { POLICY_RPC_ADDRESS: `127.0.0.1:${stubPort}`, ENFORCEMENT_READY_TIMEOUT_MS: 300 }, logger, metrics, null);
+    const cache = new PolicyCache(bus, { POLICY_RPC_ADDRESS: `127.0.0.1:${stubPort}`, ENFORCEMENT_READY_TIMEOUT_MS: 300 }, logger, metrics, null, new Readiness());
     const gauge = async () => (await metrics.getSingleMetric('vigil_policy_untrusted_exemptions')!.get()).values[0]?.value;
     const publish = (version: number, exceptions: Record<string, string[]>) => {
       const policy = {

@@ -1,7 +1,7 @@
 import { Topics } from '@vigil/contracts';
 import { KafkaBus } from '@vigil/messaging';
 import { createLogger, SecretBox } from '@vigil/platform';
-import { type ChildService, createTestDatabase, freePort, spawnTs, type TestDatabase, testKafka, waitFor } from '@vigil/testing';
+import { type ChildService, createTestDatabase, freePort, spawnPolicyService, spawnTs, type TestDatabase, testKafka, waitFor } from '@vigil/testing';
 
 /** One key for every start of the service in this file: it seals the checkpoint signing key. */
 const ENCRYPTION_KEY = SecretBox.generateKey();
@@ -14,16 +14,20 @@ describe('event-ingest killed mid-flight', () => {
   let db: TestDatabase;
   let producer: KafkaBus;
   let service: ChildService | undefined;
+  /** event-ingest stores no record before it has loaded the policies from the policy service. */
+  let policy: (ChildService & { rpcAddress: string }) | undefined;
   const kafka = testKafka();
   const total = 3000;
 
   beforeAll(async () => {
     db = await createTestDatabase();
+    policy = await spawnPolicyService({ DATABASE_URL: db.url, KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_TOPIC_PREFIX: kafka.prefix, VIGIL_ENCRYPTION_KEYS: ENCRYPTION_KEY });
     producer = new KafkaBus({ brokers: kafka.brokers, clientId: 'crash-test', prefix: kafka.prefix, logger: createLogger('test', 'warn') });
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await service?.kill();
+    await policy?.kill();
     await producer?.close();
     await db?.drop();
   });
@@ -34,6 +38,7 @@ describe('event-ingest killed mid-flight', () => {
       DATABASE_URL: db.url,
       KAFKA_BROKERS: kafka.brokers.join(','),
       KAFKA_TOPIC_PREFIX: kafka.prefix,
+      POLICY_RPC_ADDRESS: policy!.rpcAddress,
       HOST: '127.0.0.1',
       PORT: String(await freePort()),
       METRICS_PORT: '0',

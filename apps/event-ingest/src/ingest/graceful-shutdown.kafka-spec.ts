@@ -1,7 +1,7 @@
 import { Topics } from '@vigil/contracts';
 import { KafkaBus } from '@vigil/messaging';
 import { createLogger, SecretBox } from '@vigil/platform';
-import { type ChildService, createTestDatabase, freePort, spawnTs, type TestDatabase, testKafka, waitFor } from '@vigil/testing';
+import { type ChildService, createTestDatabase, freePort, spawnPolicyService, spawnTs, type TestDatabase, testKafka, waitFor } from '@vigil/testing';
 
 /** One key for every start of the service in this file: it seals the checkpoint signing key. */
 const ENCRYPTION_KEY = SecretBox.generateKey();
@@ -19,6 +19,8 @@ describe('event-ingest stopped with SIGTERM under load', () => {
   let db: TestDatabase;
   let producer: KafkaBus;
   let service: ChildService | undefined;
+  /** event-ingest stores no record before it has loaded the policies from the policy service. */
+  let policy: (ChildService & { rpcAddress: string }) | undefined;
   let httpPort = 0;
   let metricsPort = 0;
   const kafka = testKafka();
@@ -26,11 +28,13 @@ describe('event-ingest stopped with SIGTERM under load', () => {
 
   beforeAll(async () => {
     db = await createTestDatabase();
+    policy = await spawnPolicyService({ DATABASE_URL: db.url, KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_TOPIC_PREFIX: kafka.prefix, VIGIL_ENCRYPTION_KEYS: ENCRYPTION_KEY });
     producer = new KafkaBus({ brokers: kafka.brokers, clientId: 'sigterm-test', prefix: kafka.prefix, logger: createLogger('test', 'warn') });
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await service?.kill();
+    await policy?.kill();
     await producer?.close();
     await db?.drop();
   });
@@ -43,6 +47,7 @@ describe('event-ingest stopped with SIGTERM under load', () => {
       DATABASE_URL: db.url,
       KAFKA_BROKERS: kafka.brokers.join(','),
       KAFKA_TOPIC_PREFIX: kafka.prefix,
+      POLICY_RPC_ADDRESS: policy!.rpcAddress,
       HOST: '127.0.0.1',
       PORT: String(httpPort),
       METRICS_PORT: String(metricsPort),

@@ -25,7 +25,7 @@ import { operationOf } from '../events/event-query';
 import { CommittedEvents } from '../events/committed-events';
 import { EVENTS_RELAY_CHANNEL } from '../events/events.relay';
 import { EventsRepository, type StoredEvent } from '../events/events.repository';
-import { EnforcementService } from '../enforcement/enforcement.service';
+import { EnforcementNotReady, EnforcementService } from '../enforcement/enforcement.service';
 import { DatabaseMonitor } from '../databases/database-monitor.service';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
 import { CommittedLeaves } from '../integrity/committed-leaves';
@@ -34,6 +34,7 @@ import { storedEventLeafHash } from '../integrity/leaf';
 
 export enum IngestErrorCode {
   InvalidRecords = 'invalid_audit_records',
+  EnforcementNotReady = 'enforcement_not_ready',
 }
 
 /** Why a producer's record of a reserved type is refused (HTTP 400 and the audit.ingest DLQ reason). */
@@ -77,10 +78,14 @@ export class IngestService {
 
   async ingest(records: AuditRecord[], ingestedBy: IngestedBy): Promise<string[]> {
     try {
+      // Before the transaction: a request arriving at start waits here for the policies, holding no connection.
+      await this.enforcement.whenReady();
       return await this.dataSource.transaction((manager) => this.store(manager, records, ingestedBy));
     } catch (error) {
       // Fenced out by a newer release: the producer retries, and a replica of that release stores it.
       if (error instanceof WriterFenced) throw new DomainException(503, CommonErrorCode.ServiceUnavailable, 'This replica was replaced by a newer release; try again.', undefined, { 'Retry-After': '1' });
+      // No record is stored unenforced: the producer retries once the policies are loaded.
+      if (error instanceof EnforcementNotReady) throw new DomainException(503, IngestErrorCode.EnforcementNotReady, 'Policy enforcement is not ready yet (the policies are loading); nothing was stored. Try again.', undefined, { 'Retry-After': '1' });
       throw error;
     }
   }
@@ -91,6 +96,8 @@ export class IngestService {
    */
   async store(manager: EntityManager, records: AuditRecord[], ingestedBy: IngestedBy): Promise<string[]> {
     await this.fence.check(manager);
+    // Nothing is stored before the policies are loaded, not even a producer id claim (EnforcementNotReady).
+    this.enforcement.assertReady();
     const processedAt = new Date().toISOString();
     const correlationId = currentCorrelationId() ?? null;
     const ids: string[] = [];

@@ -3,7 +3,7 @@ import { Topics } from '@vigil/contracts';
 import { publicKeyFromBase64 } from '@vigil/integrity';
 import { KafkaBus } from '@vigil/messaging';
 import { createLogger, SecretBox } from '@vigil/platform';
-import { type ChildService, createTestDatabase, freePort, spawnTs, type TestDatabase, testKafka, waitFor } from '@vigil/testing';
+import { type ChildService, createTestDatabase, freePort, spawnPolicyService, spawnTs, type TestDatabase, testKafka, waitFor } from '@vigil/testing';
 import { type EventRow, toEvent } from '../events/events.repository';
 import { storedEventLeafHash } from './leaf';
 
@@ -27,17 +27,21 @@ describe('the event log across a SIGKILL between a commit and a checkpoint', () 
   let db: TestDatabase;
   let producer: KafkaBus;
   let service: ChildService | undefined;
+  /** event-ingest stores no record before it has loaded the policies from the policy service. */
+  let policy: (ChildService & { rpcAddress: string }) | undefined;
   const kafka = testKafka();
   const key = SecretBox.generateKey();
   const total = 3000;
 
   beforeAll(async () => {
     db = await createTestDatabase();
+    policy = await spawnPolicyService({ DATABASE_URL: db.url, KAFKA_BROKERS: kafka.brokers.join(','), KAFKA_TOPIC_PREFIX: kafka.prefix, VIGIL_ENCRYPTION_KEYS: key });
     producer = new KafkaBus({ brokers: kafka.brokers, clientId: 'tree-crash-test', prefix: kafka.prefix, logger: createLogger('test', 'warn') });
-  });
+  }, 180_000);
 
   afterAll(async () => {
     await service?.kill();
+    await policy?.kill();
     await producer?.close();
     await db?.drop();
   });
@@ -47,6 +51,7 @@ describe('the event log across a SIGKILL between a commit and a checkpoint', () 
       DATABASE_URL: db.url,
       KAFKA_BROKERS: kafka.brokers.join(','),
       KAFKA_TOPIC_PREFIX: kafka.prefix,
+      POLICY_RPC_ADDRESS: policy!.rpcAddress,
       HOST: '127.0.0.1',
       PORT: String(await freePort()),
       RPC_HOST: '127.0.0.1',

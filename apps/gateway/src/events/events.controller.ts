@@ -92,6 +92,13 @@ export class EventsController {
   })
   @ApiResponse({ status: 202, type: IngestResponseDto })
   @ApiBadRequestResponse({ description: 'A record is invalid or of a type reserved to Vigil; errors[].field names it (events[3].type). Nothing was stored.' })
+  @ApiResponse({
+    status: 503,
+    description:
+      'Nothing was stored; retry after Retry-After (the records\' `id`s make a retry safe). Code `enforcement_not_ready`: event-ingest has not loaded the ' +
+      'policies yet (after a start, while the policy service does not answer), and no record is stored without being evaluated against them. ' +
+      'Otherwise a service behind the gateway is unavailable (`service_unavailable`).',
+  })
   ingest(@Body() body: IngestEventsDto): Promise<IngestResponse> {
     return this.rpc.events.call<IngestRequest, IngestResponse>(RpcPatterns.events.ingest, {
       records: body.events as IngestRequest['records'],

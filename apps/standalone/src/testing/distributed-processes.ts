@@ -125,11 +125,6 @@ export async function startDistributedSystem(options: { env?: Record<string, str
     WEBHOOK_TIMEOUT_MS: '5000',
     WEBHOOK_LEASE_MS: '15000',
     WEBHOOK_RETRY_SCHEDULE: '0,1,1,1,1,1,1,1,1,1',
-    // A restarted event-ingest enforces without the policies once this wait runs out (documented
-    // degraded mode, docs/policies.md#enforcement). On a busy 2-core machine the restart's policy
-    // load took longer than the 10 s default, and flagged records of the following 20 s got no
-    // violation (docs/operations.md#faults): the suite waits as long as a restart takes here.
-    ENFORCEMENT_READY_TIMEOUT_MS: '120000',
     ...options.env,
   };
   const serviceEnv = (replica: Replica): Record<string, string> => {

@@ -4,7 +4,7 @@ import { createLogger, Registry } from '@vigil/platform';
 import { createTestDatabase, type TestDatabase, waitFor } from '@vigil/testing';
 import type { DataSource } from 'typeorm';
 import type { IncomingMessage } from './bus';
-import { InboxConsumer } from './consumer';
+import { InboxConsumer, NotReady } from './consumer';
 import { consumerFixtureOptions, FIXTURE_SCHEMA, fixtureEnvelopes, fixtureMigrations } from './fixtures/messaging-fixture.shared';
 import { MemoryBus } from './memory-bus';
 
@@ -188,6 +188,48 @@ describe('InboxConsumer on PostgreSQL', () => {
     expect(await dataSource.query(`SELECT applied FROM fixture.effects WHERE message_id = 'msg-7100'`)).toEqual([{ applied: 1 }]);
     await bus.close();
   });
+
+  it('holds a batch whose handler is not ready: nothing applied, retried in place or dead-lettered, whatever the failure count; applied once ready', async () => {
+    const bus = new MemoryBus();
+    const dead: IncomingMessage[] = [];
+    await bus.subscribe({ groupId: 'dlq-tap', topics: [deadLetterTopic('not-ready')], handler: async (m) => void dead.push(...m) });
+    const options = consumerFixtureOptions('not-ready', 'not-ready-group');
+    let ready = false;
+    let calls = 0;
+    const consumer = new InboxConsumer(
+      { bus, dataSource, schema: FIXTURE_SCHEMA, logger },
+      {
+        ...options,
+        systemicFailureThreshold: 1,
+        handle: async (manager, messages) => {
+          calls++;
+          // Written first: the rollback must take it away.
+          await options.handle(manager, messages);
+          if (!ready) throw new NotReady('policies not loaded');
+        },
+      },
+    );
+    const envelopes = fixtureEnvelopes(2, 7200);
+    const batch: IncomingMessage[] = [
+      { topic: 'not-ready', partition: 0, offset: '0', key: 'k', value: '{not json', headers: { [MessageHeaders.messageId]: 'broken-not-ready' } },
+      ...envelopes.map((e, i) => ({ topic: 'not-ready', partition: 0, offset: String(i + 1), ...asMessage(e) })),
+    ];
+    const applied = () => dataSource.query(`SELECT message_id, applied FROM fixture.effects WHERE message_id IN ('msg-7200', 'msg-7201') ORDER BY message_id`);
+    for (let round = 0; round < 3; round++) await expect(consumer.processBatch(batch)).rejects.toBeInstanceOf(NotReady);
+    // One attempt per delivery (no retries in place, no message-by-message isolation), nothing kept,
+    // and not even the invalid message dead-lettered while the batch is held.
+    expect(calls).toBe(3);
+    expect(await applied()).toEqual([]);
+    expect(dead).toEqual([]);
+    ready = true;
+    await consumer.processBatch(batch);
+    expect(await applied()).toEqual([
+      { message_id: 'msg-7200', applied: 1 },
+      { message_id: 'msg-7201', applied: 1 },
+    ]);
+    expect(dead.map((m) => m.headers[MessageHeaders.deadLetterReason])).toEqual(['value is not valid JSON']);
+    await bus.close();
+  }, 30_000);
 
   it('treats a run of handler failures as systemic: dead-letters no more than the threshold, then waits and resumes when fixed', async () => {
     const bus = new MemoryBus();

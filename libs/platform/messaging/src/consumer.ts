@@ -64,6 +64,17 @@ class DatabaseUnavailable extends Error {}
 export class SystemicFailure extends Error {}
 
 /**
+ * Thrown by a handler when the service cannot apply any message yet, through no fault of the
+ * messages (event-ingest before its policies are loaded: a record must not be stored unenforced).
+ * Handled like a fenced writer: the transaction rolls back, nothing is retried in place or
+ * dead-lettered, and the batch stays uncommitted and comes again after a pause.
+ */
+export class NotReady extends Error {}
+
+/** Failures that hold the batch as it is (uncommitted, redelivered later) instead of judging its messages. */
+const holdsBatch = (error: unknown) => error instanceof DatabaseUnavailable || error instanceof WriterFenced || error instanceof NotReady;
+
+/**
  * At-least-once in, exactly-once effect: each batch's effects and its message ids are written in
  * one transaction (ids already in the inbox are skipped), and the bus commits offsets only after
  * that transaction. Invalid messages and messages that keep failing on their own are published to
@@ -134,7 +145,7 @@ export class InboxConsumer<T> {
       this.consecutiveFailures = 0;
       return;
     } catch (error) {
-      if (error instanceof DatabaseUnavailable || error instanceof WriterFenced) throw error;
+      if (holdsBatch(error)) throw error;
       if (valid.length === 1) {
         await this.handlerFailed(valid[0]!, error);
         return;
@@ -147,7 +158,7 @@ export class InboxConsumer<T> {
         await this.withRetries(() => this.apply([item]), 2);
         this.consecutiveFailures = 0;
       } catch (error) {
-        if (error instanceof DatabaseUnavailable || error instanceof WriterFenced) throw error;
+        if (holdsBatch(error)) throw error;
         await this.handlerFailed(item, error);
       }
     }
@@ -287,6 +298,13 @@ export class InboxConsumer<T> {
         // stays uncommitted for the new release's replicas.
         if (error instanceof WriterFenced) {
           this.logger.error({ err: error }, 'fenced out by a newer release: not applying; replace this replica');
+          await new Promise((r) => setTimeout(r, 1000));
+          throw error;
+        }
+        // Not ready yet (a dependency the handler needs has not answered): the same path, retried
+        // as a whole batch later rather than here, and never dead-lettered.
+        if (error instanceof NotReady) {
+          this.logger.warn({ err: error }, 'not ready to apply messages; the batch stays uncommitted and comes again');
           await new Promise((r) => setTimeout(r, 1000));
           throw error;
         }

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { freePort, waitFor } from './net';
 import { testRpcFiles } from './rpc';
 
 const ROOT = resolve(__dirname, '../../../..');
@@ -61,4 +62,28 @@ function spawnNode(args: string[], env: Record<string, string>): ChildService {
       return exited;
     },
   };
+}
+
+/**
+ * The policy service in its own process, for suites that run event-ingest on its own: event-ingest
+ * stores no record before it has loaded the policies from it (docs/policies.md#enforcement). `env`
+ * gives its database, broker and encryption key; resolves once it answers ready, with the address
+ * event-ingest's POLICY_RPC_ADDRESS takes.
+ */
+export async function spawnPolicyService(env: Record<string, string>): Promise<ChildService & { rpcAddress: string }> {
+  const httpPort = await freePort();
+  const rpcAddress = `127.0.0.1:${await freePort()}`;
+  const child = spawnTs('apps/policy/src/main.ts', { HOST: '127.0.0.1', PORT: String(httpPort), RPC_HOST: '127.0.0.1', RPC_PORT: rpcAddress.split(':')[1]!, ...env });
+  await waitFor(
+    async () => {
+      if (child.process.exitCode !== null) throw new Error(`the policy service exited with ${child.process.exitCode}`);
+      return (await fetch(`http://127.0.0.1:${httpPort}/health/ready`, { signal: AbortSignal.timeout(2000) }).catch(() => undefined))?.status === 200;
+    },
+    150_000,
+    'policy service ready',
+  ).catch(async (error: Error) => {
+    await child.kill();
+    throw new Error(`${error.message}\n--- policy output ---\n${child.output().slice(-3000)}`);
+  });
+  return { ...child, rpcAddress };
 }
