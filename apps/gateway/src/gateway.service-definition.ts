@@ -6,6 +6,7 @@ import { type ConsoleMount, defaultConsoleDir, mountConsole } from './console/co
 import { gatewayConfigSpec } from './config/gateway.config';
 import { GatewayModule } from './gateway.module';
 import { setupOpenApi } from './openapi/openapi.document';
+import { PathIdPipe } from './path-ids/path-id.pipe';
 
 export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec> & ServiceConfigBase;
 
@@ -18,7 +19,8 @@ export const gatewayService: ServiceDefinition<typeof gatewayConfigSpec> = {
   // Before DTO validation (a lone surrogate makes some validators throw): every path, query and body
   // string the handlers read, except audit records (stored escaped by event-ingest), is refused
   // with a 400 naming the field when it holds U+0000 or a lone surrogate.
-  inputPipes: () => [new UnstorableTextPipe()],
+  // Then a path id of a form Vigil never makes is a 404, as any unknown id is.
+  inputPipes: () => [new UnstorableTextPipe(), new PathIdPipe()],
   configure: (app, context) => {
     // Express's own view (req.protocol, req.hostname for the OAuth issuer) trusts the same proxies
     // as the client address (ClientAddresses).

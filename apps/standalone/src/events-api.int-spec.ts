@@ -90,6 +90,8 @@ describe('events API', () => {
     ['type *', { type: '*' }, () => true],
     ['severity', { severity: 'critical' }, (s) => s.severity === 'critical'],
     ['database_id', { database_id: 'db_beta' }, (s) => s.database_id === 'db_beta'],
+    ['database_id vigil (Vigil\'s own events)', { database_id: 'vigil' }, (s) => s.database_id === 'vigil'],
+    ['database_id list with vigil', { database_id: 'db_beta,vigil' }, (s) => s.database_id === 'db_beta' || s.database_id === 'vigil'],
     ['start_date', { start_date: hourAgo }, (s) => s.timestamp >= hourAgo],
     ['end_date', { end_date: hourAgo }, (s) => s.timestamp < hourAgo],
     ['start and end', { start_date: hourAgo, end_date: halfHourAgo }, (s) => s.timestamp >= hourAgo && s.timestamp < halfHourAgo],

@@ -146,6 +146,11 @@ describe('policies', () => {
       const response = await api(method, `/v1/policies/${policy.id}${path}`, method === 'GET' || method === 'DELETE' || path === '/enable' || path === '/disable' ? undefined : {});
       expect([method, path, response.status, response.body.code]).toEqual([method, path, 404, 'policy_not_found']);
     }
+    // An id of a form Vigil never makes names no policy either: 404, not a validation error.
+    for (const bogus of ['xyz', encodeURIComponent("pol_x'; DROP TABLE policies--")]) {
+      const response = await api('GET', `/v1/policies/${bogus}`);
+      expect([bogus, response.status, response.body.code]).toEqual([bogus, 404, 'policy_not_found']);
+    }
     // The name is free again.
     expect((await api('POST', '/v1/policies', { name: policy.name, type: 'query_control', databases: ['db_pol'], config: dropRules })).status).toBe(201);
   });

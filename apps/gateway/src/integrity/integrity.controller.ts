@@ -15,6 +15,7 @@ import {
   RpcPatterns,
   type StartVerificationRequest,
   type Verification,
+  vigilIdPattern,
 } from '@vigil/contracts';
 import { DomainException } from '@vigil/platform';
 import { RequireScope } from '../auth/auth.guard';
@@ -36,6 +37,7 @@ import {
 } from './integrity.dto';
 
 const READ = 'read:logs';
+const VERIFICATION_ID = new RegExp(vigilIdPattern('ver'));
 const ADMIN = 'admin';
 
 /**
@@ -160,6 +162,8 @@ export class IntegrityController {
   @ApiOkResponse({ type: VerificationDto })
   @ApiResponse({ status: 404, description: 'No verification with this id' })
   verification(@Param('id') id: string): Promise<Verification> {
+    // An id of a form Vigil never makes names no job: 404, as for any unknown id.
+    if (!VERIFICATION_ID.test(id)) throw DomainException.notFound('verification', id.slice(0, 100), 'verification_not_found');
     return this.rpc.events.call(RpcPatterns.integrity.verification, { id });
   }
 }

@@ -4,6 +4,7 @@ import { AlertDeliveryStatuses } from '../alerts/alerts';
 import { DatabaseConnectionStates, DatabaseEnvironments, DatabaseListLimits, DatabaseStatuses, DatabaseTypes } from '../databases/databases';
 import { AlertSeverities } from '../events/alert-request';
 import { DATABASE_ID_PATTERN, IngestLimits } from '../events/audit-record';
+import { STORED_DATABASE_ID_PATTERN } from '../events/audit-event';
 import { AuditEventTypes, EventSeverities } from '../events/catalog';
 import { AggregateBuckets, AggregateGroupFields, AggregateMetrics } from '../events/events-api';
 import { PolicyEnforcementModes, PolicyTypes } from '../events/policy-events';
@@ -39,8 +40,13 @@ const nullable = <S extends TSchema>(schema: S) => Type.Union([schema, Type.Null
 /** A field the gateway lets a client omit or send as null (`@IsOptional`), passed on as sent. */
 const maybe = <S extends TSchema>(schema: S) => Type.Optional(nullable(schema));
 const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
-/** An id made by Vigil: its prefix, then letters, digits, `_` or `-` (ULIDs; test ids such as `alt_missing`). */
-const id = (prefix: string) => Type.String({ pattern: `^${prefix}_[0-9A-Za-z_-]{1,100}$` });
+/**
+ * The form of an id made by Vigil: its prefix, then letters, digits, `_` or `-` (ULIDs; test ids
+ * such as `alt_missing`). The gateway answers a path id of another form with 404 (no such
+ * resource) before any call; a call carrying one is refused here.
+ */
+export const vigilIdPattern = (prefix: string): string => `^${prefix}_[0-9A-Za-z_-]{1,100}$`;
+const id = (prefix: string) => Type.String({ pattern: vigilIdPattern(prefix) });
 const databaseId = Type.String({ pattern: DATABASE_ID_PATTERN });
 /** A timestamp the gateway made itself (toISOString). */
 const dateTime = Type.String({ format: 'date-time', maxLength: 40 });
@@ -68,7 +74,7 @@ const page = (maxPage: number, maxPerPage: number) => ({ page: int(1, maxPage), 
 const EventFiltersSchema = strict({
   types: optional(Type.Array(Type.String({ pattern: '^[a-z][a-z0-9_]*(\\.[a-z0-9_]+)*$', maxLength: 100 }), { maxItems: 500 })),
   severities: optional(Type.Array(literals(EventSeverities), { maxItems: 3 })),
-  database_ids: optional(Type.Array(databaseId, { maxItems: 500 })),
+  database_ids: optional(Type.Array(Type.String({ pattern: STORED_DATABASE_ID_PATTERN }), { maxItems: 500 })),
   start: optional(dateTime),
   end: optional(dateTime),
   users: optional(Type.Array(text(256), { maxItems: 100 })),

@@ -21,7 +21,9 @@ import {
 
 const SEVERITY_LIST = /^(info|warning|critical)(,(info|warning|critical))*$/;
 const TYPE_PATTERNS = /^[a-z_.*]+(,[a-z_.*]+)*$/;
-const DATABASE_IDS = /^db_[A-Za-z0-9][A-Za-z0-9_.-]{0,127}(,db_[A-Za-z0-9][A-Za-z0-9_.-]{0,127})*$/;
+// A monitored database (db_...) or `vigil`, where Vigil's own events (vigil.*, audit.checkpoint) are.
+const ONE_DATABASE = 'db_[A-Za-z0-9][A-Za-z0-9_.-]{0,127}|vigil';
+const DATABASE_IDS = new RegExp(`^(${ONE_DATABASE})(,(${ONE_DATABASE}))*$`);
 
 /** Filters of GET /v1/events and of the stream, as query parameters. */
 export class EventFilterQueryDto {
@@ -37,9 +39,9 @@ export class EventFilterQueryDto {
   @Matches(SEVERITY_LIST, { message: 'must be info, warning or critical (comma-separated for several)' })
   severity?: string;
 
-  @ApiPropertyOptional({ description: 'A database id, or several comma-separated.', example: 'db_main' })
+  @ApiPropertyOptional({ description: 'A database id, or several comma-separated; `vigil` selects the events about Vigil itself.', example: 'db_main' })
   @IsOptional()
-  @Matches(DATABASE_IDS, { message: 'must be database ids (db_...), comma-separated' })
+  @Matches(DATABASE_IDS, { message: 'must be database ids (db_... or vigil), comma-separated' })
   @MaxLength(2000)
   database_id?: string;
 }
@@ -162,7 +164,7 @@ export class BodyFiltersDto {
 
   @ApiPropertyOptional({ example: 'db_main' })
   @IsOptional()
-  @Matches(DATABASE_IDS, { message: 'must be database ids (db_...), comma-separated' })
+  @Matches(DATABASE_IDS, { message: 'must be database ids (db_... or vigil), comma-separated' })
   @MaxLength(2000)
   database_id?: string;
 
