@@ -1,4 +1,4 @@
-import { createApi, REFRESH_COOKIE_HEADERS, type Tokens } from './api/client';
+import { type Api, createApi, REFRESH_COOKIE_HEADERS, type Tokens } from './api/client';
 import { prefetchOverview } from './lib/overview-data';
 import { routeFor } from './lib/routes';
 import { scopesOfToken } from './lib/scopes';
@@ -11,7 +11,7 @@ export type RefreshAnswer = { data?: Tokens };
  * share the cookie, whose token works once, so each refresh holds a Web Lock and the next tab's
  * starts only once the rotated cookie is stored.
  */
-export const refreshAcrossTabs = (api: ReturnType<typeof createApi>): Promise<RefreshAnswer> =>
+export const refreshAcrossTabs = (api: Api): Promise<RefreshAnswer> =>
   acrossTabs(REFRESH_LOCK, () => api.POST('/v1/auth/refresh', { body: {}, headers: REFRESH_COOKIE_HEADERS }));
 
 let started = false;
@@ -24,16 +24,16 @@ let answered: RefreshAnswer | undefined;
  * Overview's calls start the moment the tokens arrive (with them; the App takes the tokens over).
  * A network failure counts as no session, as the App's own refresh treats it.
  */
-export function resumeSession(): void {
+export function resumeSession(path = window.location.pathname, client: (token: () => string | undefined) => Api = (token) => createApi(token, () => undefined)): void {
   if (started) return;
   started = true;
   let access: string | undefined;
-  const api = createApi(() => access, () => undefined);
+  const api = client(() => access);
   pending = refreshAcrossTabs(api).then(
     (answer) => {
       if (answer.data) {
         access = answer.data.access_token;
-        if (routeFor(window.location.pathname).page === 'overview') prefetchOverview(api, scopesOfToken(access));
+        if (routeFor(path).page === 'overview') prefetchOverview(api, scopesOfToken(access));
       }
       answered = { ...(answer.data ? { data: answer.data } : {}) };
       return answered;
