@@ -1,12 +1,12 @@
 import { lazy, type ReactNode, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { createApi, REFRESH_COOKIE_HEADERS, type Tokens } from './api/client';
-import { acrossTabs, REFRESH_LOCK } from './lib/tab-lock';
+import { createApi, type Tokens } from './api/client';
 import { Link, Loading } from './components';
 import { navigate, useRoute } from './lib/navigation';
 import type { Route } from './lib/routes';
 import { hasScope, type Scopes, scopesOfToken } from './lib/scopes';
 import { OverviewPage } from './pages/overview';
 import { SignInPage } from './pages/sign-in';
+import { refreshAcrossTabs, resumedAlready, takeResume } from './session';
 
 // Every page but the overview and sign-in is its own chunk, loaded when first opened.
 const AlertsPage = lazy(() => import('./pages/alerts').then((m) => ({ default: m.AlertsPage })));
@@ -137,8 +137,9 @@ function page(route: Route, api: ReturnType<typeof createApi>, scopes: Scopes, t
 export function App() {
   // The access token is kept in memory only; the refresh token lives in an httpOnly cookie the
   // gateway sets (X-Vigil-Refresh: cookie), so a reload signs in again through POST /v1/auth/refresh.
-  const [session, setSession] = useState<Tokens>();
-  const [resuming, setResuming] = useState(true);
+  // The session resume started with the script (session.ts) may have answered already.
+  const [session, setSession] = useState<Tokens | undefined>(() => resumedAlready()?.data);
+  const [resuming, setResuming] = useState(() => resumedAlready() === undefined);
   const refreshing = useRef<Promise<{ data?: Tokens }>>(undefined);
   const token = useRef<string | undefined>(undefined);
   token.current = session?.access_token;
@@ -161,19 +162,20 @@ export function App() {
   useEffect(() => {
     if (session && !resuming) {
       const seconds = Math.max(10, Math.floor(session.expires_in * 0.8));
-      const timer = setTimeout(() => void refresh(), seconds * 1000);
+      const timer = setTimeout(() => void refresh(false), seconds * 1000);
       return () => clearTimeout(timer);
     }
-    if (!session && resuming) void refresh();
+    if (!session && resuming) void refresh(true);
     return undefined;
 
-    async function refresh() {
+    async function refresh(first: boolean) {
       try {
         // One refresh at a time: the cookie's token works once, and presenting it twice (React's
         // development double effects, a re-render mid-flight) would revoke the whole session.
-        // Across the tabs of this browser too: they share the cookie, so each refresh holds a Web
-        // Lock and the next tab's refresh starts only once the rotated cookie is stored.
-        refreshing.current ??= acrossTabs(REFRESH_LOCK, () => api.POST('/v1/auth/refresh', { body: {}, headers: REFRESH_COOKIE_HEADERS })).finally(() => {
+        // Across the tabs of this browser too (refreshAcrossTabs). The first one is the resume
+        // started with the script, when it is still in flight.
+        const started = first ? takeResume() : undefined;
+        refreshing.current ??= (started ?? refreshAcrossTabs(api)).finally(() => {
           refreshing.current = undefined;
         });
         const { data } = await refreshing.current;

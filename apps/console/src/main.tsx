@@ -1,12 +1,7 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app';
 import './styles.css';
+import { resumeSession } from './session';
 
-const root = document.getElementById('root');
-if (!root) throw new Error('index.html has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The console's first script is small: it starts resuming the session (and, on the Overview, the
+// Overview's calls), then loads React and the pages, which render while those calls are answered.
+resumeSession();
+void import('./start');

@@ -375,6 +375,35 @@ describe('alerts and alert destinations', () => {
       expect(bad.body.errors[0].field).toBe('severity');
     });
 
+    it('counts the alerts the list would show, in all, by severity and by status, in one call', async () => {
+      const db = `db_counts_${Date.now()}`;
+      await ingest([
+        { type: 'security.anomaly', severity: 'critical', database_id: db, details: { user: 'u1' } },
+        { type: 'security.anomaly', severity: 'info', database_id: db, details: { user: 'u2' } },
+      ]);
+      await waitFor(async () => (await api('GET', `/v1/alerts?database_id=${db}`)).body.pagination.total === 2, 15_000, 'two alerts');
+      const zeros = { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
+      expect((await api('GET', `/v1/alerts/counts?database_id=${db}`)).body).toEqual({
+        total: 2,
+        by_severity: { ...zeros, critical: 1, low: 1 },
+        by_status: { open: 2, acknowledged: 0, resolved: 0 },
+      });
+      const critical = (await api('GET', `/v1/alerts?database_id=${db}&severity=critical`)).body.data[0];
+      expect((await api('POST', `/v1/alerts/${critical.id}/resolve`)).status).toBe(200);
+      // Open alerts by severity, as the console's Overview asks.
+      expect((await api('GET', `/v1/alerts/counts?database_id=${db}&status=open`)).body).toEqual({
+        total: 1,
+        by_severity: { ...zeros, low: 1 },
+        by_status: { open: 1, acknowledged: 0, resolved: 0 },
+      });
+      expect((await api('GET', `/v1/alerts/counts?database_id=${db}&status=resolved,acknowledged&severity=critical,high`)).body).toMatchObject({ total: 1, by_status: { resolved: 1 } });
+      expect((await api('GET', `/v1/alerts/counts?database_id=${db}&start_date=2999-01-01T00:00:00Z`)).body).toMatchObject({ total: 0, by_severity: zeros });
+      const bad = await api('GET', '/v1/alerts/counts?status=closed');
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors[0].field).toBe('status');
+      expect((await api('GET', '/v1/alerts/counts?start_date=yesterday')).status).toBe(400);
+    });
+
     it('raises policy alerts and sends them only to the destinations named by the policy channels', async () => {
       const db = `db_pol_alert_${Date.now()}`;
       const named = await createDestination('/channel-named', { database_filter: [db] });

@@ -261,6 +261,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/alerts/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count alerts
+         * @description How many alerts match the list's filters (start_date, end_date, severity, status, type, database_id): in all, by severity and by status, in one call (e.g. open alerts by severity: `?status=open`).
+         */
+        get: operations["AlertsController_counts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/alerts/test": {
         parameters: {
             query?: never;
@@ -1584,6 +1604,14 @@ export interface components {
             /** @description True when more groups exist than `limit`. */
             truncated: boolean;
         };
+        AlertCountsView: {
+            /** @description Of those, how many of each severity (every severity, zeros included). */
+            by_severity: components["schemas"]["AlertSeverityCountsView"];
+            /** @description Of those, how many in each status (every status, zeros included). */
+            by_status: components["schemas"]["AlertStatusCountsView"];
+            /** @description Alerts matching the filters. */
+            total: number;
+        };
         AlertDeliveryAttemptView: {
             attempt: number;
             error: string | null;
@@ -1655,6 +1683,18 @@ export interface components {
         AlertPageView: {
             data: components["schemas"]["AlertView"][];
             pagination: components["schemas"]["DestinationPagination"];
+        };
+        AlertSeverityCountsView: {
+            critical: number;
+            high: number;
+            info: number;
+            low: number;
+            medium: number;
+        };
+        AlertStatusCountsView: {
+            acknowledged: number;
+            open: number;
+            resolved: number;
         };
         AlertView: {
             acknowledged_at: string | null;
@@ -5171,6 +5211,112 @@ export interface operations {
             /** @description `alert_transition_not_allowed`. */
             409: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Too many requests; back off exponentially and retry */
+            429: {
+                headers: {
+                    /** @description Remaining quota (IETF RateLimit header fields) */
+                    RateLimit?: string;
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Unexpected error; the problem carries an error_id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway is unavailable */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description A service behind the gateway did not answer in time */
+            504: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+        };
+    };
+    AlertsController_counts: {
+        parameters: {
+            query?: {
+                database_id?: string;
+                /** @description Alerts created before this time (ISO 8601). */
+                end_date?: string;
+                /** @description Comma-separated severities (critical, high, medium, low, info). */
+                severity?: string;
+                /** @description Alerts created at or after this time (ISO 8601). */
+                start_date?: string;
+                /** @description Comma-separated statuses (open, acknowledged, resolved). */
+                status?: string;
+                /** @description Comma-separated alert types (policy_violation, anomaly_detection, threshold_breach, classification_alert). */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertCountsView"];
+                };
+            };
+            /** @description Malformed JSON (or nested more than 64 levels), a missing or unknown field, a wrong type, an out-of-range parameter, or text holding U+0000 or a lone surrogate (code `unstorable_text`; audit records excepted) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description Missing or invalid credentials (problem document). */
+            401: {
+                headers: {
+                    /** @description Bearer error="invalid_token" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDocument"];
+                };
+            };
+            /** @description The credential lacks the scope (problem document). */
+            403: {
+                headers: {
+                    /** @description Bearer error="insufficient_scope", scope="<needed>" */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import type { Api } from '../api/client';
 import { ErrorMessage, Loading, Time } from '../components';
 import { EVENT_SEVERITIES } from '../lib/event-filters';
-import { axisMaximum, eventRateSeries, perMinute, RATE_WINDOWS, rateRequest, type RateGroup, type RateWindow } from '../lib/event-rate';
+import { axisMaximum, eventRateSeries, perMinute, RATE_WINDOWS, type RateGroup, type RateWindow } from '../lib/event-rate';
+import { eventRateKey, readEventRate } from '../lib/overview-data';
 import { useRequest } from '../lib/use-request';
 
 const WIDTH = 600;
@@ -17,10 +18,7 @@ const BOTTOM = 20;
  */
 export function EventRateChart({ api }: { api: Api }) {
   const [period, setPeriod] = useState<RateWindow>('hour');
-  const [result, reload] = useRequest(`overview:event-rate:${period}`, async () => {
-    const answer = await api.POST('/v1/events/aggregate', { body: rateRequest(period, Date.now()) as never });
-    return answer as { data?: { groups: RateGroup[] }; error?: unknown; response: Response };
-  });
+  const [result, reload] = useRequest(eventRateKey(period), () => readEventRate(api, period));
   useEffect(() => {
     const timer = setInterval(reload, 60_000);
     return () => clearInterval(timer);

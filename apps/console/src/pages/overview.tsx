@@ -1,31 +1,16 @@
 import type { Api } from '../api/client';
 import { ErrorMessage, Link, Loading } from '../components';
-import { ALERT_SEVERITIES } from '../lib/alert-filters';
 import { policyPath } from '../lib/routes';
 import { hasScope, type Scopes } from '../lib/scopes';
 import { useRequest } from '../lib/use-request';
+import { MOST_VIOLATED_KEY, readMostViolated, readSummary, summaryKey } from '../lib/overview-data';
 import { EventRateChart } from './event-rate-chart';
-
-/** The sections the user's scopes allow: open alerts by severity (read:alerts), databases (read:databases). */
-async function overview(api: Api, alerts: boolean, databases: boolean) {
-  // One small call per severity (the list's total is the count of open alerts of that severity)
-  // and the databases, all at once.
-  const [counts, list] = await Promise.all([
-    alerts ? Promise.all(ALERT_SEVERITIES.map((severity) => api.GET('/v1/alerts', { params: { query: { status: 'open', severity, page: 1, per_page: 1 } } }))) : [],
-    databases ? api.GET('/v1/databases', { params: { query: { page: 1, per_page: 100 } } }) : undefined,
-  ]);
-  const calls = [...counts, ...(list ? [list] : [])];
-  const failed = calls.find((result) => result.error !== undefined || result.data === undefined);
-  if (failed) return { error: failed.error, response: failed.response };
-  const open = counts.map((result, i) => ({ severity: ALERT_SEVERITIES[i] ?? 'info', count: result.data?.pagination.total ?? 0 }));
-  return { data: { open: alerts ? open : undefined, databases: list?.data?.data }, response: calls[0]?.response ?? new Response(null) };
-}
 
 export function OverviewPage({ api, scopes }: { api: Api; scopes: Scopes }) {
   const alerts = hasScope(scopes, 'read:alerts');
   const databases = hasScope(scopes, 'read:databases');
   const logs = hasScope(scopes, 'read:logs');
-  const [result] = useRequest(`overview:${alerts}:${databases}`, () => overview(api, alerts, databases));
+  const [result] = useRequest(summaryKey(alerts, databases), () => readSummary(api, alerts, databases));
   return (
     <main id="main">
       <h1>Overview</h1>
@@ -74,7 +59,7 @@ export function OverviewPage({ api, scopes }: { api: Api; scopes: Scopes }) {
 
 /** The five policies with the most violations (all time): `GET /v1/policies?sort=violation_count`. Needs read:policies. */
 function MostViolated({ api }: { api: Api }) {
-  const [result] = useRequest('overview:most-violated', () => api.GET('/v1/policies', { params: { query: { sort: 'violation_count', per_page: 5 } } }));
+  const [result] = useRequest(MOST_VIOLATED_KEY, () => readMostViolated(api));
   const violated = result.state === 'done' ? result.data.data.filter((p) => p.violation_count > 0) : [];
   return (
     <section aria-labelledby="most-violated">

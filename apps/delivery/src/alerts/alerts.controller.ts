@@ -1,6 +1,8 @@
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import {
+  type AlertCounts,
+  type AlertCountsRequest,
   type AlertIdRequest,
   type AlertListRequest,
   type AlertPage,
@@ -24,6 +26,11 @@ export class AlertsController {
   @MessagePattern(RpcPatterns.alerts.list)
   list(@RpcPayload() request: AlertListRequest): Promise<AlertPage<AlertResponse>> {
     return this.alerts.list(request);
+  }
+
+  @MessagePattern(RpcPatterns.alerts.counts)
+  counts(@RpcPayload() request: AlertCountsRequest): Promise<AlertCounts> {
+    return this.alerts.counts(request);
   }
 
   @MessagePattern(RpcPatterns.alerts.get)

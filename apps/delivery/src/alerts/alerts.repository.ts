@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AlertListRequest, type AlertReportRequest, AlertSeverities } from '@vigil/contracts';
+import { type AlertCountsRequest, type AlertListRequest, type AlertReportRequest, AlertSeverities } from '@vigil/contracts';
 import { DataSource, type EntityManager } from 'typeorm';
 import { rowsOf } from '../database/rows';
 import type { AlertInsert, AlertUpdate } from './alert-batch';
@@ -37,6 +37,23 @@ const COLUMNS = `id, dedup_key, type, severity, status, title, description, data
 export const MAX_EVENT_IDS = 100;
 
 /** SQL for alerts; no business rules. */
+/** The WHERE clause of the alert list's filters (and of its counts), with its parameters. */
+function whereOf(filter: AlertCountsRequest): { clause: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, value: unknown) => {
+    params.push(value);
+    where.push(sql.replace('?', `$${params.length}`));
+  };
+  if (filter.start_date) add('created_at >= ?::timestamptz', filter.start_date);
+  if (filter.end_date) add('created_at < ?::timestamptz', filter.end_date);
+  if (filter.severity?.length) add('severity = ANY(?)', filter.severity);
+  if (filter.status?.length) add('status = ANY(?)', filter.status);
+  if (filter.type?.length) add('type = ANY(?)', filter.type);
+  if (filter.database_id) add('database_id = ?', filter.database_id);
+  return { clause: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
+}
+
 @Injectable()
 export class AlertsRepository {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
@@ -132,19 +149,7 @@ export class AlertsRepository {
   }
 
   async list(filter: AlertListRequest): Promise<{ rows: AlertRow[]; total: number }> {
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const add = (sql: string, value: unknown) => {
-      params.push(value);
-      where.push(sql.replace('?', `$${params.length}`));
-    };
-    if (filter.start_date) add('created_at >= ?::timestamptz', filter.start_date);
-    if (filter.end_date) add('created_at < ?::timestamptz', filter.end_date);
-    if (filter.severity?.length) add('severity = ANY(?)', filter.severity);
-    if (filter.status?.length) add('status = ANY(?)', filter.status);
-    if (filter.type?.length) add('type = ANY(?)', filter.type);
-    if (filter.database_id) add('database_id = ?', filter.database_id);
-    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const { clause, params } = whereOf(filter);
     const rows: (AlertRow & { total: number })[] = await this.dataSource.query(
       `SELECT ${COLUMNS}, count(*) OVER ()::int AS total FROM delivery.alerts ${clause}
        ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
@@ -153,6 +158,12 @@ export class AlertsRepository {
     if (rows.length) return { rows, total: rows[0]!.total };
     const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS total FROM delivery.alerts ${clause}`, params);
     return { rows, total };
+  }
+
+  /** How many alerts match the list's filters, by severity and status (only the pairs that occur). */
+  async counts(filter: AlertCountsRequest): Promise<{ severity: string; status: string; count: number }[]> {
+    const { clause, params } = whereOf(filter);
+    return this.dataSource.query(`SELECT severity, status, count(*)::int AS count FROM delivery.alerts ${clause} GROUP BY severity, status`, params);
   }
 
   /**

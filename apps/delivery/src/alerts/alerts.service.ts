@@ -1,5 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  type AlertCounts,
+  type AlertCountsRequest,
   type AlertLifecycle,
   type AlertLifecycleType,
   type AlertListRequest,
@@ -11,6 +13,7 @@ import {
   AlertSeverities,
   type AlertSeverity,
   AlertSeverityOrder,
+  type AlertStatus,
   AlertStatuses,
   type EventEnvelope,
   type FieldError,
@@ -35,6 +38,18 @@ export enum AlertsErrorCode {
   AlertNotFound = 'alert_not_found',
   TransitionNotAllowed = 'alert_transition_not_allowed',
   NotHigherSeverity = 'alert_severity_not_higher',
+}
+
+/** The list's (and the counts') filters hold only known values: 400 naming each unknown one. */
+function checkFilters(request: AlertCountsRequest): void {
+  const errors: FieldError[] = [];
+  const check = (field: string, values: string[] | undefined, allowed: readonly string[]) => {
+    for (const value of values ?? []) if (!allowed.includes(value)) errors.push({ field, message: `"${value}" is not one of ${allowed.join(', ')}` });
+  };
+  check('severity', request.severity, AlertSeverities);
+  check('status', request.status, AlertStatuses);
+  check('type', request.type, AlertRequestTypes);
+  if (errors.length) throw DomainException.validation(errors);
 }
 
 const rank = (severity: string) => AlertSeverityOrder.indexOf(severity as AlertSeverity);
@@ -122,16 +137,25 @@ export class AlertsService {
   }
 
   async list(request: AlertListRequest): Promise<AlertPage<AlertResponse>> {
-    const errors: FieldError[] = [];
-    const check = (field: string, values: string[] | undefined, allowed: readonly string[]) => {
-      for (const value of values ?? []) if (!allowed.includes(value)) errors.push({ field, message: `"${value}" is not one of ${allowed.join(', ')}` });
-    };
-    check('severity', request.severity, AlertSeverities);
-    check('status', request.status, AlertStatuses);
-    check('type', request.type, AlertRequestTypes);
-    if (errors.length) throw DomainException.validation(errors);
+    checkFilters(request);
     const { rows, total } = await this.alerts.list(request);
     return { data: rows.map(toAlertResponse), pagination: { total, page: request.page, per_page: request.per_page, has_more: request.page * request.per_page < total } };
+  }
+
+  /** How many alerts match the list's filters: in all, by severity and by status (zeros included). */
+  async counts(request: AlertCountsRequest): Promise<AlertCounts> {
+    checkFilters(request);
+    const counts: AlertCounts = {
+      total: 0,
+      by_severity: Object.fromEntries(AlertSeverities.map((s) => [s, 0])) as AlertCounts['by_severity'],
+      by_status: Object.fromEntries(AlertStatuses.map((s) => [s, 0])) as AlertCounts['by_status'],
+    };
+    for (const { severity, status, count } of await this.alerts.counts(request)) {
+      counts.total += count;
+      counts.by_severity[severity as AlertSeverity] = (counts.by_severity[severity as AlertSeverity] ?? 0) + count;
+      counts.by_status[status as AlertStatus] = (counts.by_status[status as AlertStatus] ?? 0) + count;
+    }
+    return counts;
   }
 
   /** A compliance report's alert figures (event-ingest asks at generation; docs/reports.md#alerts). */

@@ -12,6 +12,8 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import {
+  type AlertCounts,
+  type AlertCountsRequest,
   type AlertIdRequest,
   type AlertListRequest,
   type AlertPage,
@@ -23,7 +25,7 @@ import {
 } from '@vigil/contracts';
 import { RequireScope } from '../auth/auth.guard';
 import { RpcClients } from '../rpc/rpc-clients';
-import { AlertPageView, AlertView, EscalateAlertDto, ListAlertsQueryDto, TestAlertDto, TestAlertView } from './alerts.dto';
+import { AlertCountsView, AlertFiltersQueryDto, AlertPageView, AlertView, EscalateAlertDto, ListAlertsQueryDto, TestAlertDto, TestAlertView } from './alerts.dto';
 
 const READ = 'read:alerts';
 const WRITE = 'write:alerts';
@@ -31,6 +33,21 @@ const WRITE = 'write:alerts';
 const TEST_RPC_TIMEOUT_MS = 180_000;
 
 const list = (value: string | undefined) => (value ? value.split(',').map((v) => v.trim()).filter(Boolean) : undefined);
+
+/** The list's filters as the delivery service takes them (each comma-separated value a list). */
+function filtersOf(query: AlertFiltersQueryDto): AlertCountsRequest {
+  const request: AlertCountsRequest = {};
+  if (query.start_date) request.start_date = query.start_date;
+  if (query.end_date) request.end_date = query.end_date;
+  if (query.database_id) request.database_id = query.database_id;
+  const severity = list(query.severity);
+  const status = list(query.status);
+  const type = list(query.type);
+  if (severity) request.severity = severity;
+  if (status) request.status = status;
+  if (type) request.type = type;
+  return request;
+}
 
 /** /v1/alerts: thin; the delivery service owns alerts and their lifecycle. */
 @ApiTags('alerts')
@@ -47,17 +64,20 @@ export class AlertsController {
   @ApiOperation({ summary: 'List alerts (newest first)', description: 'Filters: start_date, end_date (creation time), severity, status, type (comma-separated), database_id.' })
   @ApiOkResponse({ type: AlertPageView })
   list(@Query() query: ListAlertsQueryDto): Promise<AlertPage<AlertResponse>> {
-    const request: AlertListRequest = { page: query.page ?? 1, per_page: query.per_page ?? 20 };
-    if (query.start_date) request.start_date = query.start_date;
-    if (query.end_date) request.end_date = query.end_date;
-    if (query.database_id) request.database_id = query.database_id;
-    const severity = list(query.severity);
-    const status = list(query.status);
-    const type = list(query.type);
-    if (severity) request.severity = severity;
-    if (status) request.status = status;
-    if (type) request.type = type;
+    const request: AlertListRequest = { ...filtersOf(query), page: query.page ?? 1, per_page: query.per_page ?? 20 };
     return this.rpc.delivery.call<AlertListRequest, AlertPage<AlertResponse>>(RpcPatterns.alerts.list, request);
+  }
+
+  @Get('counts')
+  @RequireScope(READ)
+  @ApiExtension('x-required-scope', READ)
+  @ApiOperation({
+    summary: 'Count alerts',
+    description: 'How many alerts match the list\'s filters (start_date, end_date, severity, status, type, database_id): in all, by severity and by status, in one call (e.g. open alerts by severity: `?status=open`).',
+  })
+  @ApiOkResponse({ type: AlertCountsView })
+  counts(@Query() query: AlertFiltersQueryDto): Promise<AlertCounts> {
+    return this.rpc.delivery.call<AlertCountsRequest, AlertCounts>(RpcPatterns.alerts.counts, filtersOf(query));
   }
 
   @Post('test')

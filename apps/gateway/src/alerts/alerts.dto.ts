@@ -4,8 +4,8 @@ import { Type } from 'class-transformer';
 import { IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { AlertDeliveryAttemptView, DestinationPagination } from '../alert-destinations/alert-destinations.dto';
 
-/** GET /v1/alerts: severity, status and type each take a comma-separated list. */
-export class ListAlertsQueryDto {
+/** GET /v1/alerts/counts (and the list's filters): severity, status and type each take a comma-separated list. */
+export class AlertFiltersQueryDto {
   @ApiPropertyOptional({ description: 'Alerts created at or after this time (ISO 8601).' })
   @IsOptional() @IsISO8601({ strict: true }, { message: 'must be an ISO 8601 timestamp' })
   start_date?: string;
@@ -29,7 +29,10 @@ export class ListAlertsQueryDto {
   @ApiPropertyOptional()
   @IsOptional() @IsString() @MaxLength(200)
   database_id?: string;
+}
 
+/** GET /v1/alerts: the filters and the page. */
+export class ListAlertsQueryDto extends AlertFiltersQueryDto {
   @ApiPropertyOptional({ default: 1, minimum: 1 })
   @IsOptional() @Type(() => Number) @IsInt() @Min(1) @Max(1_000_000)
   page?: number;
@@ -75,6 +78,26 @@ export class AlertView {
 export class AlertPageView {
   @ApiProperty({ type: [AlertView] }) data!: AlertView[];
   @ApiProperty({ type: DestinationPagination }) pagination!: DestinationPagination;
+}
+
+class AlertSeverityCountsView {
+  @ApiProperty() critical!: number;
+  @ApiProperty() high!: number;
+  @ApiProperty() medium!: number;
+  @ApiProperty() low!: number;
+  @ApiProperty() info!: number;
+}
+
+class AlertStatusCountsView {
+  @ApiProperty() open!: number;
+  @ApiProperty() acknowledged!: number;
+  @ApiProperty() resolved!: number;
+}
+
+export class AlertCountsView {
+  @ApiProperty({ description: 'Alerts matching the filters.' }) total!: number;
+  @ApiProperty({ type: AlertSeverityCountsView, description: 'Of those, how many of each severity (every severity, zeros included).' }) by_severity!: AlertSeverityCountsView;
+  @ApiProperty({ type: AlertStatusCountsView, description: 'Of those, how many in each status (every status, zeros included).' }) by_status!: AlertStatusCountsView;
 }
 
 export class TestAlertView {

@@ -71,6 +71,16 @@ export interface AlertListRequest {
   per_page: number;
 }
 
+/** `GET /v1/alerts/counts`: the list's filters, no paging. */
+export type AlertCountsRequest = Omit<AlertListRequest, 'page' | 'per_page'>;
+
+/** How many alerts match, in all and by severity and by status (every severity and status, zeros included). */
+export interface AlertCounts {
+  total: number;
+  by_severity: Record<AlertSeverity, number>;
+  by_status: Record<AlertStatus, number>;
+}
+
 export interface AlertPage<T> {
   data: T[];
   pagination: { total: number; page: number; per_page: number; has_more: boolean };

@@ -70,6 +70,7 @@ export const RpcPatterns = {
   },
   alerts: {
     list: 'delivery.alerts.list',
+    counts: 'delivery.alerts.counts',
     get: 'delivery.alerts.get',
     acknowledge: 'delivery.alerts.acknowledge',
     resolve: 'delivery.alerts.resolve',
