@@ -36,7 +36,7 @@ import { mayHoldSeveralStatements, type SqlAnalyzer, type StatementInfo } from '
 import { captureQuery } from '../sql/capture-limit';
 import type { Redactor } from '../sql/redaction';
 import type { ProxyMetrics } from './proxy.metrics';
-import { openUpstream } from './upstream';
+import { openUpstream, readsThroughOnread } from './upstream';
 import { type UpstreamTls, type UpstreamTlsMode, UpstreamTlsError } from './upstream-tls';
 
 /**
@@ -145,6 +145,9 @@ type Pending =
   | { kind: 'query'; statements: ResultState[]; index: number; blocked?: Decision['block'] };
 
 const nowNs = () => process.hrtime.bigint();
+
+/** Size of the buffer the server's bytes are read into (Node's own default per read). */
+const READ_BUFFER_BYTES = 64 * 1024;
 
 /** Whether an ErrorResponse or NoticeResponse body has a context ('W') field. */
 function hasContext(body: Buffer): boolean {
@@ -325,7 +328,13 @@ export class Session {
     }
     this.connectDetails = this.enforcementDetails(decision);
     try {
-      this.server = await openUpstream(this.deps.config);
+      this.server = await openUpstream(this.deps.config, {
+        buffer: () => this.readBuffer,
+        callback: (n, buffer) => {
+          this.onServerData((buffer as Buffer).subarray(0, n));
+          return true;
+        },
+      });
     } catch (error) {
       const tls = error instanceof UpstreamTlsError;
       this.deps.logger.warn({ err: error, session_id: this.id }, tls ? 'upstream TLS failed: connection refused' : 'upstream connection failed');
@@ -337,7 +346,7 @@ export class Session {
       return;
     }
     this.server.setNoDelay(true);
-    this.server.on('data', (chunk: Buffer) => this.onServerData(chunk));
+    if (!readsThroughOnread(this.deps.config)) this.server.on('data', (chunk: Buffer) => this.onServerData(chunk));
     this.server.on('error', () => this.close());
     this.server.on('close', () => this.close());
     this.server.write(encodeStartup(this.params, protocol));
@@ -721,13 +730,21 @@ export class Session {
 
   private onServerData(chunk: Buffer) {
     this.serverReader.push(chunk);
-    if (this.serverBusy) return;
-    this.serverBusy = true;
-    // Synchronous unless a message must wait (a masking catalog lookup): no promise per chunk.
-    const waiting = this.drainServer(this.serverOut);
-    if (waiting) void waiting.finally(() => (this.serverBusy = false));
-    else this.serverBusy = false;
+    if (!this.serverBusy) {
+      this.serverBusy = true;
+      // Synchronous unless a message must wait (a masking catalog lookup): no promise per chunk.
+      const waiting = this.drainServer(this.serverOut);
+      if (waiting) void waiting.finally(() => (this.serverBusy = false));
+      else this.serverBusy = false;
+    }
+    // The server's bytes are read into `readBuffer` again and again (plaintext upstream). Views of
+    // it that outlive this call (an incomplete message, messages waiting for the catalog, a write
+    // to the client not yet done) keep this buffer: later reads go to a new one.
+    if (this.serverReader.pending || this.serverBusy || this.client.writableLength > 0) this.readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   }
+
+  /** Where the server's bytes are read (see onServerData). */
+  private readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
 
   private readonly serverOut: Buffer[] = [];
 
