@@ -163,12 +163,23 @@ function hasContext(body: Buffer): boolean {
 
 let isoMs = 0;
 let isoText = '';
-/** `new Date().toISOString()`, formatted once per millisecond however many records share it. */
+let isoSecond = -1;
+let isoPrefix = '';
+/**
+ * `new Date().toISOString()`: the date and time up to the second formatted once per second, the
+ * milliseconds appended (records of one millisecond share one string).
+ */
 function isoNow(): string {
   const ms = Date.now();
   if (ms !== isoMs) {
     isoMs = ms;
-    isoText = new Date(ms).toISOString();
+    const second = Math.floor(ms / 1000);
+    if (second !== isoSecond) {
+      isoSecond = second;
+      isoPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+    }
+    const fraction = ms - second * 1000;
+    isoText = `${isoPrefix}${fraction < 10 ? '00' : fraction < 100 ? '0' : ''}${fraction}Z`;
   }
   return isoText;
 }
