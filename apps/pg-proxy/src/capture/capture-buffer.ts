@@ -36,7 +36,7 @@ export interface CaptureBufferOptions {
    * How long the publisher lets records gather before sending a batch smaller than `batchSize`
    * (as a Kafka producer's linger.ms): each publish to Kafka costs hundreds of microseconds of CPU
    * whatever its size, so under load a publish per few records would cost more than the capture
-   * itself. Default 20 ms; 0 publishes as soon as anything waits.
+   * itself. Default 50 ms; 0 publishes as soon as anything waits.
    */
   lingerMs?: number;
   onDropped?: (count: number) => void;
@@ -219,7 +219,7 @@ export class CaptureBuffer {
     }
     if (!this.memory.length) return false;
     const size = this.options.batchSize ?? 2000;
-    const linger = this.options.lingerMs ?? 20;
+    const linger = this.options.lingerMs ?? 50;
     if (linger > 0 && this.memory.length < size && this.running && !this.stopping) {
       // A short wait lets concurrent sessions' records share one publish (`stop` ends it early).
       await new Promise<void>((resolve) => {

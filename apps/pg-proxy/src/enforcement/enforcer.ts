@@ -67,8 +67,9 @@ export class Enforcer {
       source_ip: who.sourceIp,
       client_application: who.application,
       session_id: who.sessionId,
-      ...(query !== undefined ? { query } : {}),
     };
+    // Assigned rather than spread from a temporary object: this runs for every statement.
+    if (query !== undefined) event.query = query;
     const evaluations = this.store.engine.evaluate(event);
     const decision: Decision = { evaluations, wouldBlock: [] };
     for (const evaluation of evaluations) {

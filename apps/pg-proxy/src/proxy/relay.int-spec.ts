@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import { createTestDatabase, type TestDatabase, waitFor } from '@vigil/testing';
 import { createServiceDataSource, runMigrations } from '@vigil/database';
 import { Client } from 'pg';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { bind, describe as describeMsg, encodeStartup, execute, MessageReader, MessageWriter, parse } from '../protocol/messages';
+import { bind, describe as describeMsg, encodeStartup, execute, MessageReader, MessageWriter, parse, query as queryMsg } from '../protocol/messages';
 import { cancelLongSleep, startTestProxy, type TestProxy } from '../testing/test-proxy';
 
 const run = promisify(execFile);
@@ -64,6 +65,44 @@ async function raw(port: number, database: string, payload: Buffer, readies = 1)
         if (m.type === 'Z' && ++seen === readies) {
           socket.end();
           resolve(out);
+        }
+      }
+    });
+  });
+}
+
+/**
+ * The SHA-256 of every message answering `sql` (through ReadyForQuery), read by a client that
+ * stops reading for a while after sending it: the answer backs up in the sockets on the way.
+ */
+async function slowReader(port: number, database: string, sql: string): Promise<{ sha256: string; bytes: number }> {
+  const user = new URL(db.url).username || 'postgres';
+  const socket = connect({ host: '127.0.0.1', port });
+  const reader = new MessageReader();
+  const hash = createHash('sha256');
+  let bytes = 0;
+  let started = false;
+  return new Promise((resolve, reject) => {
+    socket.on('error', reject);
+    socket.on('connect', () => socket.write(encodeStartup({ user, database })));
+    socket.on('data', (chunk) => {
+      reader.push(chunk);
+      let m;
+      while ((m = reader.next())) {
+        if (!started) {
+          if (m.type === 'Z') {
+            started = true;
+            socket.write(queryMsg(sql));
+            socket.pause();
+            setTimeout(() => socket.resume(), 500);
+          }
+          continue;
+        }
+        hash.update(m.raw);
+        bytes += m.raw.length;
+        if (m.type === 'Z') {
+          socket.end();
+          resolve({ sha256: hash.digest('hex'), bytes });
         }
       }
     });
@@ -180,6 +219,15 @@ describe('relay through the proxy, compared with a direct connection', () => {
     expect((await client.query('SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
     await client.end();
   });
+
+  it('relays megabytes of results to a client that reads slowly byte for byte (messages spanning reads, writes to the client backed up)', async () => {
+    // Rows of 6.4 KB and of 100 KB: most messages span the proxy's reads from the server.
+    const sql = "SELECT g, repeat(md5(g::text), CASE WHEN g % 100 = 0 THEN 3200 ELSE 200 END) FROM generate_series(1, 1500) g";
+    const direct = await slowReader(Number(new URL(db.url).port), db.name, sql);
+    const proxied = await slowReader(proxy.port, db.name, sql);
+    expect(direct.bytes).toBeGreaterThan(10_000_000);
+    expect(proxied).toEqual(direct);
+  }, 60_000);
 
   it('runs pgbench (simple and prepared protocols) through the proxy', async () => {
     const url = proxy.url(db.name);

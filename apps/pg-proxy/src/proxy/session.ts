@@ -36,7 +36,7 @@ import { mayHoldSeveralStatements, type SqlAnalyzer, type StatementInfo } from '
 import { captureQuery } from '../sql/capture-limit';
 import type { Redactor } from '../sql/redaction';
 import type { ProxyMetrics } from './proxy.metrics';
-import { openUpstream } from './upstream';
+import { openUpstream, readsThroughOnread } from './upstream';
 import { type UpstreamTls, type UpstreamTlsMode, UpstreamTlsError } from './upstream-tls';
 
 /**
@@ -146,6 +146,9 @@ type Pending =
 
 const nowNs = () => process.hrtime.bigint();
 
+/** Size of the buffer the server's bytes are read into (Node's own default per read). */
+const READ_BUFFER_BYTES = 64 * 1024;
+
 /** Whether an ErrorResponse or NoticeResponse body has a context ('W') field. */
 function hasContext(body: Buffer): boolean {
   let i = 0;
@@ -160,12 +163,23 @@ function hasContext(body: Buffer): boolean {
 
 let isoMs = 0;
 let isoText = '';
-/** `new Date().toISOString()`, formatted once per millisecond however many records share it. */
+let isoSecond = -1;
+let isoPrefix = '';
+/**
+ * `new Date().toISOString()`: the date and time up to the second formatted once per second, the
+ * milliseconds appended (records of one millisecond share one string).
+ */
 function isoNow(): string {
   const ms = Date.now();
   if (ms !== isoMs) {
     isoMs = ms;
-    isoText = new Date(ms).toISOString();
+    const second = Math.floor(ms / 1000);
+    if (second !== isoSecond) {
+      isoSecond = second;
+      isoPrefix = new Date(second * 1000).toISOString().slice(0, 20);
+    }
+    const fraction = ms - second * 1000;
+    isoText = `${isoPrefix}${fraction < 10 ? '00' : fraction < 100 ? '0' : ''}${fraction}Z`;
   }
   return isoText;
 }
@@ -325,7 +339,13 @@ export class Session {
     }
     this.connectDetails = this.enforcementDetails(decision);
     try {
-      this.server = await openUpstream(this.deps.config);
+      this.server = await openUpstream(this.deps.config, {
+        buffer: () => this.readBuffer,
+        callback: (n, buffer) => {
+          this.onServerData((buffer as Buffer).subarray(0, n));
+          return true;
+        },
+      });
     } catch (error) {
       const tls = error instanceof UpstreamTlsError;
       this.deps.logger.warn({ err: error, session_id: this.id }, tls ? 'upstream TLS failed: connection refused' : 'upstream connection failed');
@@ -337,7 +357,7 @@ export class Session {
       return;
     }
     this.server.setNoDelay(true);
-    this.server.on('data', (chunk: Buffer) => this.onServerData(chunk));
+    if (!readsThroughOnread(this.deps.config)) this.server.on('data', (chunk: Buffer) => this.onServerData(chunk));
     this.server.on('error', () => this.close());
     this.server.on('close', () => this.close());
     this.server.write(encodeStartup(this.params, protocol));
@@ -721,13 +741,21 @@ export class Session {
 
   private onServerData(chunk: Buffer) {
     this.serverReader.push(chunk);
-    if (this.serverBusy) return;
-    this.serverBusy = true;
-    // Synchronous unless a message must wait (a masking catalog lookup): no promise per chunk.
-    const waiting = this.drainServer(this.serverOut);
-    if (waiting) void waiting.finally(() => (this.serverBusy = false));
-    else this.serverBusy = false;
+    if (!this.serverBusy) {
+      this.serverBusy = true;
+      // Synchronous unless a message must wait (a masking catalog lookup): no promise per chunk.
+      const waiting = this.drainServer(this.serverOut);
+      if (waiting) void waiting.finally(() => (this.serverBusy = false));
+      else this.serverBusy = false;
+    }
+    // The server's bytes are read into `readBuffer` again and again (plaintext upstream). Views of
+    // it that outlive this call (an incomplete message, messages waiting for the catalog, a write
+    // to the client not yet done) keep this buffer: later reads go to a new one.
+    if (this.serverReader.pending || this.serverBusy || this.client.writableLength > 0) this.readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   }
+
+  /** Where the server's bytes are read (see onServerData). */
+  private readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
 
   private readonly serverOut: Buffer[] = [];
 
