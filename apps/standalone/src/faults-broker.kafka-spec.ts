@@ -42,7 +42,7 @@ function startProxyClient(url: string, tag: string, everyMs = 100) {
     for (let n = 0; running; n++) {
       try {
         if (!client) {
-          client = new Client({ connectionString: url, application_name: `faults-${tag}` });
+          client = new Client({ connectionString: url, application_name: `faults-${tag}`, query_timeout: 30_000 });
           client.on('error', () => undefined);
           await client.connect();
         }
