@@ -79,6 +79,11 @@ export class CaptureBuffer {
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private failures = 0;
+  /**
+   * Records at the front of memory being published right now: a spill leaves them there (the
+   * publisher removes them once published), so it never takes a record that is in flight.
+   */
+  private inFlight = 0;
   /** When a spill write last failed (the disk full before PROXY_SPILL_MAX_BYTES, or unwritable): the spill counts as full for a second. */
   private spillFailedAt = 0;
   /** Spill writes that failed, each leaving its records in memory. */
@@ -138,7 +143,8 @@ export class CaptureBuffer {
   private spill(): void {
     const room = this.options.maxSpillBytes - this.spillBytes;
     if (room <= 0 || Date.now() - this.spillFailedAt < SPILL_RETRY_MS) return;
-    const take = this.memory.splice(0, Math.max(1, Math.floor(this.options.maxRecords / 2)));
+    const take = this.memory.splice(this.inFlight, Math.max(1, Math.floor(this.options.maxRecords / 2)));
+    if (!take.length) return;
     let text = '';
     let kept = 0;
     for (const record of take) {
@@ -148,7 +154,7 @@ export class CaptureBuffer {
       kept++;
     }
     // What did not fit goes back to the front of memory (kept over the bound rather than lost).
-    if (kept < take.length) this.memory.unshift(...take.slice(kept));
+    if (kept < take.length) this.memory.splice(this.inFlight, 0, ...take.slice(kept));
     const path = join(this.options.spillDir, `spill-${Date.now()}-${String(this.seq++).padStart(6, '0')}.jsonl`);
     const tmp = `${path}.tmp`;
     try {
@@ -162,7 +168,7 @@ export class CaptureBuffer {
       } catch {
         // Never created, or already gone.
       }
-      this.memory.unshift(...take.slice(0, kept));
+      this.memory.splice(this.inFlight, 0, ...take.slice(0, kept));
       this.spillFailedAt = Date.now();
       this.spillFailures++;
       if (this.spillFailures === 1 || this.spillFailures % 100 === 0) {
@@ -261,8 +267,14 @@ export class CaptureBuffer {
       });
     }
     const batch = this.memory.slice(0, this.batchLength(this.memory, 0));
-    await this.publish(batch);
-    // Only now are they gone from the buffer; `add` appends, so the front is still this batch.
+    this.inFlight = batch.length;
+    try {
+      await this.publish(batch);
+    } finally {
+      this.inFlight = 0;
+    }
+    // Only now are they gone from the buffer: `add` appends and a spill takes from behind the
+    // batch, so the front is still this batch.
     this.memory.splice(0, batch.length);
     return true;
   }

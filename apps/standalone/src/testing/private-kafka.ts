@@ -45,6 +45,8 @@ export async function startPrivateKafka(): Promise<PrivateKafka> {
     KAFKA_BROKER_DIR: join(folder, 'broker'),
     KAFKA_HEAP_OPTS: process.env.KAFKA_HEAP_OPTS ?? '-Xms128m -Xmx384m',
     KAFKA_STOP_SECS: '20',
+    // A restart on a busy 2-core machine took more than the default 90 s.
+    KAFKA_WAIT_SECS: '300',
   };
   delete env.KAFKA_SASL_SSL_PORT;
   delete env.KAFKA_VERSION;
