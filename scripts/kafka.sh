@@ -21,6 +21,16 @@
 # Environment:
 #   KAFKA_VERSION       3 (default: Kafka 3.9) or 4 (Kafka 4.x); each has its own jars and data
 #   KAFKA_PORT          PLAINTEXT port (default 9092); the controller uses KAFKA_PORT+1
+#   KAFKA_CONTROLLER_PORT
+#                       the KRaft controller's port (default KAFKA_PORT+1)
+#   KAFKA_ADVERTISED_PORT
+#                       the PLAINTEXT port the broker tells clients to connect to (default
+#                       KAFKA_PORT): a relay on this port forwarding to KAFKA_PORT then stays between
+#                       every client and the broker (the fault suite cuts it to make the broker
+#                       unreachable). The relay must run before `start`, which checks readiness
+#                       through it.
+#   KAFKA_BROKER_DIR    the broker's folder: config, data, logs, pid, tls (default
+#                       <cache dir>/broker[-4]-<port>); a second broker for tests gets its own
 #   KAFKA_SASL_SSL_PORT also open a SASL_SSL listener on this port (TLS with a CA made for this
 #                       broker; SASL PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 for the user
 #                       KAFKA_SASL_USERNAME, default "vigil", with a generated password);
@@ -68,18 +78,26 @@ PORT=$((10#$PORT))
 readonly PORT
 is_uint "$WAIT_SECS" || die "KAFKA_WAIT_SECS must be a whole number of seconds (got '$WAIT_SECS')"
 is_uint "$STOP_SECS" || die "KAFKA_STOP_SECS must be a whole number of seconds (got '$STOP_SECS')"
-readonly CONTROLLER_PORT=$((PORT + 1))
+port_var() { # port_var <name> <value>: a port number, or die
+  if ! is_uint "$2" || ((10#$2 < 1 || 10#$2 > 65535)); then die "$1 must be a port number (got '$2')"; fi
+  printf '%d' "$((10#$2))"
+}
+CONTROLLER_PORT="$(port_var KAFKA_CONTROLLER_PORT "${KAFKA_CONTROLLER_PORT:-$((PORT + 1))}")"
+((CONTROLLER_PORT != PORT)) || die "KAFKA_CONTROLLER_PORT must differ from KAFKA_PORT"
+readonly CONTROLLER_PORT
+ADVERTISED_PORT="$(port_var KAFKA_ADVERTISED_PORT "${KAFKA_ADVERTISED_PORT:-$PORT}")"
+readonly ADVERTISED_PORT
 SASL_SSL_PORT="${KAFKA_SASL_SSL_PORT:-}"
 if [[ -n "$SASL_SSL_PORT" ]]; then
   if ! is_uint "$SASL_SSL_PORT" || ((10#$SASL_SSL_PORT < 1 || 10#$SASL_SSL_PORT > 65535)); then die "KAFKA_SASL_SSL_PORT must be a port number (got '$SASL_SSL_PORT')"; fi
   SASL_SSL_PORT=$((10#$SASL_SSL_PORT))
-  ((SASL_SSL_PORT != PORT && SASL_SSL_PORT != CONTROLLER_PORT)) || die "KAFKA_SASL_SSL_PORT must differ from KAFKA_PORT and KAFKA_PORT+1"
+  ((SASL_SSL_PORT != PORT && SASL_SSL_PORT != CONTROLLER_PORT)) || die "KAFKA_SASL_SSL_PORT must differ from KAFKA_PORT and the controller's port"
 fi
 readonly SASL_SSL_PORT
 readonly SASL_USER="${KAFKA_SASL_USERNAME:-vigil}"
 [[ "$SASL_USER" =~ ^[A-Za-z0-9._-]+$ ]] || die "KAFKA_SASL_USERNAME may hold letters, digits, '.', '_' and '-' only"
 
-readonly BROKER_DIR="$KHOME/broker$VARIANT-$PORT"
+readonly BROKER_DIR="${KAFKA_BROKER_DIR:-$KHOME/broker$VARIANT-$PORT}"
 readonly TLS_DIR="$BROKER_DIR/tls"
 readonly DATA_DIR="$BROKER_DIR/data"
 readonly LOG_DIR="$BROKER_DIR/logs"
@@ -153,6 +171,7 @@ render_config() {
   # turn a '&' in the path into the matched text.
   tpl="${tpl//@HOST@/"$HOST"}"
   tpl="${tpl//@CONTROLLER_PORT@/"$CONTROLLER_PORT"}"
+  tpl="${tpl//@ADVERTISED_PORT@/"$ADVERTISED_PORT"}"
   tpl="${tpl//@PORT@/"$PORT"}"
   tpl="${tpl//@LOG_DIRS@/"$DATA_DIR"}"
   if [[ -n "$SASL_SSL_PORT" ]]; then
@@ -161,7 +180,7 @@ render_config() {
     password="$(<"$TLS_DIR/sasl.password")"
     store_password="$(<"$TLS_DIR/keystore.password")"
     tpl="${tpl//"listeners=PLAINTEXT://$HOST:$PORT,"/"listeners=PLAINTEXT://$HOST:$PORT,SASL_SSL://$HOST:$SASL_SSL_PORT,"}"
-    tpl="${tpl//"advertised.listeners=PLAINTEXT://$HOST:$PORT"/"advertised.listeners=PLAINTEXT://$HOST:$PORT,SASL_SSL://$HOST:$SASL_SSL_PORT"}"
+    tpl="${tpl//"advertised.listeners=PLAINTEXT://$HOST:$ADVERTISED_PORT"/"advertised.listeners=PLAINTEXT://$HOST:$ADVERTISED_PORT,SASL_SSL://$HOST:$SASL_SSL_PORT"}"
     tpl="${tpl//"PLAINTEXT:PLAINTEXT"/"PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL"}"
     tpl+=$'\n'"# SASL_SSL listener (KAFKA_SASL_SSL_PORT): TLS with the broker's own CA ($TLS_DIR/ca.pem)"
     tpl+=$'\n'"sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512"
@@ -443,7 +462,7 @@ cmd_start() {
   done
 
   format_storage
-  log "starting Kafka $(kafka_version) (KRaft, node 1) on $HOST:$PORT, controller $HOST:$CONTROLLER_PORT"
+  log "starting Kafka $(kafka_version) (KRaft, node 1) on $HOST:$PORT (advertised as $HOST:$ADVERTISED_PORT), controller $HOST:$CONTROLLER_PORT"
   log "data: $DATA_DIR  logs: $LOG_DIR"
   rm -f "$PID_FILE"
   printf '\n==== %s start ====\n' "$(date -u '+%Y-%m-%dT%H:%M:%SZ')" >>"$STDOUT_LOG"
@@ -532,7 +551,7 @@ cmd_wait() {
 }
 
 cmd_client_env() {
-  printf 'KAFKA_BROKERS=%s\n' "$HOST:${SASL_SSL_PORT:-$PORT}"
+  printf 'KAFKA_BROKERS=%s\n' "$HOST:${SASL_SSL_PORT:-$ADVERTISED_PORT}"
   [[ -n "$SASL_SSL_PORT" ]] || return 0
   [[ -s "$TLS_DIR/sasl.password" ]] || die "no SASL_SSL listener was set up for this broker yet: run start with KAFKA_SASL_SSL_PORT first"
   printf 'KAFKA_SSL=true\nKAFKA_SSL_CA_FILE=%s\nKAFKA_SASL_MECHANISM=scram-sha-256\nKAFKA_SASL_USERNAME=%s\nKAFKA_SASL_PASSWORD=%s\n' \

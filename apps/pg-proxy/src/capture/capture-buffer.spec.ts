@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Topics } from '@vigil/contracts';
@@ -88,6 +88,83 @@ describe('CaptureBuffer publishing', () => {
     // Record 3 holds 2,000 two-byte characters (4,000 bytes): over the bound, published alone.
     expect(sink.publishes).toEqual([2, 1, 1, 2]);
     expect(seen).toEqual(['pgp_0', 'pgp_1', 'pgp_2', 'pgp_3', 'pgp_4', 'pgp_5']);
+  });
+});
+
+describe('CaptureBuffer spill space', () => {
+  /** A broker that never answers, until `up`. */
+  class DownSink implements RecordSink {
+    readonly bus = new MemoryBus();
+    up = false;
+    publish(batches: Parameters<RecordSink['publish']>[0]) {
+      return this.up ? this.bus.publish(batches) : Promise.reject(new Error('broker unreachable'));
+    }
+  }
+
+  // Before: the failed write threw out of add() (so out of the session that made the record) and
+  // the fail mode never applied; a disk full before PROXY_SPILL_MAX_BYTES is the same failure.
+  it('a spill write that fails (disk full, folder gone) keeps the records in memory and applies the fail mode; they are published once it clears', async () => {
+    for (const failMode of ['closed', 'open'] as const) {
+      const sink = new DownSink();
+      const seen: string[] = [];
+      await sink.bus.subscribe({ groupId: 'test', topics: [Topics.auditIngest], handler: async (messages) => void seen.push(...messages.map((m) => (JSON.parse(m.value) as { id: string }).id)) });
+      const spillDir = mkdtempSync(join(tmpdir(), 'pg-proxy-capture-'));
+      dirs.push(spillDir);
+      const capture = new CaptureBuffer({ sink, logger, maxRecords: 10, spillDir, maxSpillBytes: 1_000_000, publishTimeoutMs: 5000, failMode: () => failMode, lingerMs: 0 });
+      // Writes into the spill folder fail from now on: it is a file.
+      rmSync(spillDir, { recursive: true });
+      writeFileSync(spillDir, '');
+      for (let i = 0; i < 11; i++) expect(() => capture.add(record(i))).not.toThrow();
+      expect(capture.spillFailures).toBe(1);
+      expect(capture.spilled).toBe(0);
+      expect(capture.depth).toBe(11);
+      expect(capture.admits('db_shop')).toBe(failMode === 'open');
+      capture.add(record(11));
+      // Fail-closed keeps a record of a statement already admitted; fail-open drops and counts it.
+      expect({ depth: capture.depth, dropped: capture.dropped }).toEqual(failMode === 'closed' ? { depth: 12, dropped: 0 } : { depth: 11, dropped: 1 });
+
+      rmSync(spillDir);
+      mkdirSync(spillDir);
+      sink.up = true;
+      capture.start();
+      await capture.stop();
+      const kept = failMode === 'closed' ? 12 : 11;
+      expect(seen).toEqual(Array.from({ length: kept }, (_, i) => `pgp_${i}`));
+      expect(readdirSync(spillDir)).toEqual([]);
+    }
+  });
+});
+
+describe('CaptureBuffer spilling while it publishes', () => {
+  // Before: a spill during a publish took the oldest records, those of the batch in flight, and the
+  // publisher then removed as many records from the front of memory as the batch held: records
+  // added meanwhile were lost (3 of 502 statements in the broker fault suite) and the spilled ones
+  // published twice. This test then saw pgp_0..pgp_9 and pgp_0..pgp_4 again, pgp_10..pgp_12 never.
+  it('keeps records added during a publish and publishes every record once, in order', async () => {
+    const bus = new MemoryBus();
+    const seen: string[] = [];
+    await bus.subscribe({ groupId: 'test', topics: [Topics.auditIngest], handler: async (messages) => void seen.push(...messages.map((m) => (JSON.parse(m.value) as { id: string }).id)) });
+    let release: (() => void) | undefined;
+    const held: RecordSink = {
+      publish: async (batches) => {
+        if (!release) await new Promise<void>((resolve) => (release = resolve));
+        return bus.publish(batches);
+      },
+    };
+    const spillDir = mkdtempSync(join(tmpdir(), 'pg-proxy-capture-'));
+    dirs.push(spillDir);
+    const capture = new CaptureBuffer({ sink: held, logger, maxRecords: 10, spillDir, maxSpillBytes: 1_000_000, publishTimeoutMs: 60_000, failMode: () => 'open', lingerMs: 0 });
+    for (let i = 0; i < 10; i++) capture.add(record(i));
+    capture.start();
+    for (let turns = 0; !release && turns < 10_000; turns++) await new Promise((r) => setImmediate(r));
+    expect(release).toBeDefined();
+    // The first ten are in flight; three more arrive and memory passes its bound.
+    for (let i = 10; i < 13; i++) capture.add(record(i));
+    expect(capture.spilled).toBeGreaterThan(0);
+    release!();
+    await capture.stop();
+    expect(seen).toEqual(Array.from({ length: 13 }, (_, i) => `pgp_${i}`));
+    expect(capture.depth).toBe(0);
   });
 });
 

@@ -7,6 +7,9 @@ import type { Logger } from '@vigil/platform';
 /** Who the stored events name as `ingested_by` (`{kind: "proxy", id}`): this proxy and its host. */
 const PROXY_IDENTITY = `pg-proxy@${hostname()}`.slice(0, 200).replace(/[^A-Za-z0-9._:@/-]/g, '_');
 
+/** After a spill write fails, how long the spill counts as full before a write is tried again. */
+const SPILL_RETRY_MS = 1000;
+
 /** A Kafka record's bytes beside its value: key, the three headers, lengths and offsets (an upper bound). */
 const RECORD_OVERHEAD_BYTES = 160 + PROXY_IDENTITY.length;
 
@@ -76,6 +79,15 @@ export class CaptureBuffer {
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private failures = 0;
+  /**
+   * Records at the front of memory being published right now: a spill leaves them there (the
+   * publisher removes them once published), so it never takes a record that is in flight.
+   */
+  private inFlight = 0;
+  /** When a spill write last failed (the disk full before PROXY_SPILL_MAX_BYTES, or unwritable): the spill counts as full for a second. */
+  private spillFailedAt = 0;
+  /** Spill writes that failed, each leaving its records in memory. */
+  spillFailures = 0;
   dropped = 0;
   published = 0;
 
@@ -102,7 +114,7 @@ export class CaptureBuffer {
   }
 
   private get full(): boolean {
-    return this.memory.length >= this.options.maxRecords && this.spillBytes >= this.options.maxSpillBytes;
+    return this.memory.length >= this.options.maxRecords && (this.spillBytes >= this.options.maxSpillBytes || Date.now() - this.spillFailedAt < SPILL_RETRY_MS);
   }
 
   /** Whether a new statement of this database may run: false only when full and fail-closed. */
@@ -130,8 +142,9 @@ export class CaptureBuffer {
 
   private spill(): void {
     const room = this.options.maxSpillBytes - this.spillBytes;
-    if (room <= 0) return;
-    const take = this.memory.splice(0, Math.max(1, Math.floor(this.options.maxRecords / 2)));
+    if (room <= 0 || Date.now() - this.spillFailedAt < SPILL_RETRY_MS) return;
+    const take = this.memory.splice(this.inFlight, Math.max(1, Math.floor(this.options.maxRecords / 2)));
+    if (!take.length) return;
     let text = '';
     let kept = 0;
     for (const record of take) {
@@ -141,11 +154,29 @@ export class CaptureBuffer {
       kept++;
     }
     // What did not fit goes back to the front of memory (kept over the bound rather than lost).
-    if (kept < take.length) this.memory.unshift(...take.slice(kept));
+    if (kept < take.length) this.memory.splice(this.inFlight, 0, ...take.slice(kept));
     const path = join(this.options.spillDir, `spill-${Date.now()}-${String(this.seq++).padStart(6, '0')}.jsonl`);
     const tmp = `${path}.tmp`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
+    try {
+      writeFileSync(tmp, text);
+      renameSync(tmp, path);
+    } catch (error) {
+      // The disk is full before PROXY_SPILL_MAX_BYTES (or the folder is not writable): the records
+      // stay in memory, and the spill counts as full (the fail mode applies) until a write succeeds.
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // Never created, or already gone.
+      }
+      this.memory.splice(this.inFlight, 0, ...take.slice(0, kept));
+      this.spillFailedAt = Date.now();
+      this.spillFailures++;
+      if (this.spillFailures === 1 || this.spillFailures % 100 === 0) {
+        this.options.logger.error({ err: error, spill_failures: this.spillFailures, spill_bytes: this.spillBytes, depth: this.depth }, 'capture spill could not be written: spill space counts as full');
+      }
+      return;
+    }
+    this.spillFailedAt = 0;
     const bytes = Buffer.byteLength(text);
     this.segments.push({ path, bytes, records: kept });
     this.spillBytes += bytes;
@@ -236,8 +267,14 @@ export class CaptureBuffer {
       });
     }
     const batch = this.memory.slice(0, this.batchLength(this.memory, 0));
-    await this.publish(batch);
-    // Only now are they gone from the buffer; `add` appends, so the front is still this batch.
+    this.inFlight = batch.length;
+    try {
+      await this.publish(batch);
+    } finally {
+      this.inFlight = 0;
+    }
+    // Only now are they gone from the buffer: `add` appends and a spill takes from behind the
+    // batch, so the front is still this batch.
     this.memory.splice(0, batch.length);
     return true;
   }
@@ -275,7 +312,21 @@ export class CaptureBuffer {
     await this.loop;
     if (this.memory.length) {
       const path = join(this.options.spillDir, `spill-${Date.now()}-${String(this.seq++).padStart(6, '0')}.jsonl`);
-      appendFileSync(path, this.memory.map((r) => `${r.json}\n`).join(''));
+      try {
+        appendFileSync(path, this.memory.map((r) => `${r.json}\n`).join(''));
+      } catch (error) {
+        // Nowhere to keep them: counted and logged as lost, never silently.
+        try {
+          unlinkSync(path);
+        } catch {
+          // Never created.
+        }
+        this.dropped += this.memory.length;
+        this.options.onDropped?.(this.memory.length);
+        this.options.logger.error({ err: error, records: this.memory.length, path }, 'unpublished captures could not be written to disk at shutdown: lost');
+        this.memory = [];
+        return;
+      }
       this.options.logger.warn({ records: this.memory.length, path }, 'unpublished captures written to disk for the next start');
       this.spilledRecords += this.memory.length;
       this.memory = [];

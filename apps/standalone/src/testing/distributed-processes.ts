@@ -1,15 +1,18 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { SecretBox } from '@vigil/platform';
 import { type ChildService, createTestDatabase, freePort, spawnJs, type TcpProxy, type TestDatabase, type TestKafka, testKafka, testRpcFiles, startTcpProxy, waitFor } from '@vigil/testing';
 
-export type ServiceName = 'auth' | 'policy' | 'event-ingest' | 'delivery' | 'gateway';
+export type ServiceName = 'auth' | 'policy' | 'event-ingest' | 'delivery' | 'gateway' | 'pg-proxy';
 
 /** Start order: what a service calls at start-up is up before it (event-ingest loads policies from policy). */
 export const SERVICE_ORDER: ServiceName[] = ['auth', 'policy', 'event-ingest', 'delivery', 'gateway'];
+
+/** The PostgreSQL audit proxy, started last when a system asks for it (startDistributedSystem's `proxy`). */
+const PROXY: ServiceName = 'pg-proxy';
 
 const RPC_VARIABLE: Partial<Record<ServiceName, string>> = {
   auth: 'AUTH_RPC_ADDRESS',
@@ -27,10 +30,10 @@ const ROOT = resolve(__dirname, '../../../..');
  * machine, so a restart in a scenario costs what it costs in production. The folder is inside the
  * repository (tmp/, ignored) so the bundles find node_modules.
  */
-export async function buildServices(folder: string): Promise<void> {
+export async function buildServices(folder: string, services: ServiceName[] = SERVICE_ORDER): Promise<void> {
   const run = promisify(execFile);
   await Promise.all(
-    SERVICE_ORDER.map((service) =>
+    services.map((service) =>
       run(
         process.execPath,
         [join(ROOT, 'node_modules/webpack/bin/webpack.js'), '--config', 'tools/webpack.app.config.js', '--env', `app=${service}`, '--output-path', join(folder, service)],
@@ -46,6 +49,10 @@ export interface Replica {
   httpPort: number;
   /** Internal services: the RPC port (the first replica's is the one every service is given). */
   rpcPort?: number;
+  /** pg-proxy: where PostgreSQL clients connect (127.0.0.1). */
+  proxyPort?: number;
+  /** pg-proxy: its spill folder, kept across restarts of the replica. */
+  spillDir?: string;
   child?: ChildService;
   /** Every earlier process of this replica, for the output of a failed run. */
   outputs: string[];
@@ -80,17 +87,30 @@ export interface DistributedSystem {
  * Each service migrates its own schema at start (MIGRATE_ON_START, the test server's superuser).
  * Every variable a service is given is set in `serviceEnv`, in one place.
  */
-export async function startDistributedSystem(options: { env?: Record<string, string> } = {}): Promise<DistributedSystem> {
+export async function startDistributedSystem(
+  options: {
+    env?: Record<string, string>;
+    /** The broker (default: the test broker, testKafka()); e.g. a private one the test may kill. */
+    kafka?: TestKafka;
+    /**
+     * Adds a pg-proxy replica (started last) in front of the test server: `databases` maps each
+     * PostgreSQL database name to its Vigil database id; `env` adds proxy settings (spill bounds,
+     * fail modes).
+     */
+    proxy?: { databases: Record<string, string>; env?: Record<string, string> };
+  } = {},
+): Promise<DistributedSystem> {
   const bundles = join(ROOT, 'tmp', `faults-${randomBytes(4).toString('hex')}`);
   const began = Date.now();
   const say = (line: string) => process.stdout.write(`distributed system: ${line} (${((Date.now() - began) / 1000).toFixed(1)} s)\n`);
-  await buildServices(bundles).catch((error) => {
+  const services = options.proxy ? [...SERVICE_ORDER, PROXY] : SERVICE_ORDER;
+  await buildServices(bundles, services).catch((error) => {
     rmSync(bundles, { recursive: true, force: true });
     throw error;
   });
   say('services bundled');
   const db = await createTestDatabase();
-  const kafka = testKafka();
+  const kafka = options.kafka ?? testKafka();
   const databaseUrl = new URL(db.url);
   const databaseRelay = await startTcpProxy(databaseUrl.hostname, Number(databaseUrl.port || 5432));
   const relayedUrl = new URL(db.url);
@@ -101,10 +121,15 @@ export async function startDistributedSystem(options: { env?: Record<string, str
   const newReplica = async (service: ServiceName): Promise<Replica> => {
     const index = replicas.filter((r) => r.service === service).length;
     const replica: Replica = { service, index, httpPort: await freePort(), rpcPort: RPC_VARIABLE[service] ? await freePort() : undefined, outputs: [] };
+    if (service === PROXY) {
+      replica.proxyPort = await freePort();
+      replica.spillDir = join(bundles, `pg-proxy-spill-${index}`);
+      mkdirSync(replica.spillDir, { recursive: true });
+    }
     replicas.push(replica);
     return replica;
   };
-  for (const service of SERVICE_ORDER) await newReplica(service);
+  for (const service of services) await newReplica(service);
 
   const shared: Record<string, string> = {
     LOG_LEVEL: 'warn',
@@ -135,6 +160,21 @@ export async function startDistributedSystem(options: { env?: Record<string, str
       env[variable] = `127.0.0.1:${replicas.find((r) => r.service === service && r.index === 0)!.rpcPort}`;
     }
     if (replica.rpcPort) Object.assign(env, { RPC_HOST: '127.0.0.1', RPC_PORT: String(replica.rpcPort) });
+    if (replica.service === PROXY && options.proxy) {
+      // The audited server is the test server itself (not through the relay: that is Vigil's own database).
+      const server = new URL(db.url);
+      Object.assign(env, {
+        PROXY_LISTEN_HOST: '127.0.0.1',
+        PROXY_LISTEN_PORT: String(replica.proxyPort),
+        PROXY_UPSTREAM: `${server.hostname}:${server.port || 5432}`,
+        PROXY_CATALOG_USER: decodeURIComponent(server.username || 'postgres'),
+        PROXY_CATALOG_PASSWORD: decodeURIComponent(server.password),
+        PROXY_CATALOG_ALLOW_PRIVILEGED_ROLE: 'true',
+        PROXY_SPILL_DIR: replica.spillDir!,
+        PROXY_DATABASE_IDS: Object.entries(options.proxy.databases).map(([name, id]) => `${name}:${id}`).join(','),
+        ...options.proxy.env,
+      });
+    }
     return env;
   };
 

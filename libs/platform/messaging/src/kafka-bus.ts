@@ -48,6 +48,21 @@ function headersOf(raw: Record<string, unknown> | undefined): Record<string, str
 }
 
 /**
+ * The kafkajs error types saying the broker no longer accepts this producer's id, epoch or
+ * sequence numbers (KIP-98): retrying with the same producer cannot succeed.
+ */
+const PRODUCER_STATE_ERRORS = new Set(['OUT_OF_ORDER_SEQUENCE_NUMBER', 'UNKNOWN_PRODUCER_ID', 'INVALID_PRODUCER_EPOCH', 'INVALID_PRODUCER_ID_MAPPING']);
+
+/** The producer-state error in a publish failure (itself, or what kafkajs's retrier wrapped), if any. */
+export function producerStateLost(error: unknown): string | undefined {
+  for (let e = error as { type?: unknown; originalError?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    if (typeof e.type === 'string' && PRODUCER_STATE_ERRORS.has(e.type)) return e.type;
+    e = (e.originalError ?? e.cause) as typeof e | undefined;
+  }
+  return undefined;
+}
+
+/**
  * Kafka through kafkajs. This file is the only place in Vigil that imports a Kafka client, so the
  * client can be replaced without touching services (lint enforces it).
  */
@@ -163,13 +178,35 @@ export class KafkaBus implements MessageBus {
     const nonEmpty = batches.filter((b) => b.messages.length);
     if (!nonEmpty.length) return;
     const producer = await this.getProducer();
-    await producer.sendBatch({
-      acks: -1,
-      topicMessages: nonEmpty.map((b) => ({
-        topic: this.topic(b.topic),
-        messages: b.messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
-      })),
-    });
+    try {
+      await producer.sendBatch({
+        acks: -1,
+        topicMessages: nonEmpty.map((b) => ({
+          topic: this.topic(b.topic),
+          messages: b.messages.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
+        })),
+      });
+    } catch (error) {
+      const lost = producerStateLost(error);
+      if (lost) this.replaceProducer(producer, lost, error);
+      throw error;
+    }
+  }
+
+  /**
+   * Drops a producer whose idempotence state the broker no longer accepts: the next publish makes a
+   * new one (a new producer id, sequences from zero). kafkajs keeps such a producer's sequence
+   * numbers as they are, so every later send of it is refused again: after a connection cut in the
+   * middle of a produce request, the events relay and pg-proxy stopped publishing for good. A batch
+   * the old producer had written is written again by the new one: consumers store by record id.
+   */
+  private replaceProducer(producer: Producer, reason: string, error: unknown): void {
+    if (this.producer !== producer) return;
+    this.producer = undefined;
+    this.producerReady = undefined;
+    this.options.logger.warn({ err: error, reason }, 'Kafka producer state refused by the broker: the producer is replaced');
+    // Not awaited: a disconnect waits for the requests still queued on the old connections.
+    void producer.disconnect().catch(() => undefined);
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
