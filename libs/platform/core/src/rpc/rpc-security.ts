@@ -111,9 +111,9 @@ export function rpcServerTls(credentials: RpcCredentials): TlsOptions {
 /**
  * TLS options of an RPC client of `service`: the server's certificate must chain to the CA and be
  * issued to `service` (not merely any service: a compromised pg-proxy listening on auth's address
- * cannot answer as auth).
+ * cannot answer as auth). (`noDelay` is an option of socket.connect that tls.connect passes on.)
  */
-export function rpcClientTls(credentials: RpcCredentials, service: string): ConnectionOptions {
+export function rpcClientTls(credentials: RpcCredentials, service: string): ConnectionOptions & { noDelay: boolean } {
   return {
     ca: credentials.ca,
     cert: credentials.cert,
