@@ -176,6 +176,16 @@ type Values<T> = T[keyof T];
 /** Every pattern of RpcPatterns. */
 export type RpcPattern = Values<{ [G in keyof typeof RpcPatterns]: Values<(typeof RpcPatterns)[G]> }>;
 
+/** The alert list's filters, shared by the list and the counts. */
+const alertFilters = {
+  start_date: optional(isoTimestamp),
+  end_date: optional(isoTimestamp),
+  severity: optional(Type.Array(word, { maxItems: 100 })),
+  status: optional(Type.Array(word, { maxItems: 100 })),
+  type: optional(Type.Array(word, { maxItems: 150 })),
+  database_id: optional(databaseId),
+};
+
 export const RpcPayloadSchemas: Readonly<Record<RpcPattern, TSchema>> = {
   // auth: credentials and the scopes they carry.
   [RpcPatterns.auth.login]: strict({ email: text(320, 3), password: text(1024, 1), correlation_id: optional(text(200)) }),
@@ -301,15 +311,8 @@ export const RpcPayloadSchemas: Readonly<Record<RpcPattern, TSchema>> = {
 
   // delivery: alerts. The list's severities, statuses and types are checked by delivery (400 naming
   // `severity`, `status` or `type`, as the public API documents) and bound as parameters.
-  [RpcPatterns.alerts.list]: strict({
-    start_date: optional(isoTimestamp),
-    end_date: optional(isoTimestamp),
-    severity: optional(Type.Array(word, { maxItems: 100 })),
-    status: optional(Type.Array(word, { maxItems: 100 })),
-    type: optional(Type.Array(word, { maxItems: 150 })),
-    database_id: optional(databaseId),
-    ...page(1_000_000, 100),
-  }),
+  [RpcPatterns.alerts.list]: strict({ ...alertFilters, ...page(1_000_000, 100) }),
+  [RpcPatterns.alerts.counts]: strict(alertFilters),
   [RpcPatterns.alerts.get]: strict({ id: id('alt') }),
   [RpcPatterns.alerts.acknowledge]: strict({ id: id('alt') }),
   [RpcPatterns.alerts.resolve]: strict({ id: id('alt') }),
