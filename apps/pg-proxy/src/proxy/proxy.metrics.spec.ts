@@ -8,7 +8,7 @@ describe('ChunkHistogram', () => {
     const fast = new Registry();
     for (const r of [reference, fast]) r.setDefaultLabels({ service: 'pg-proxy' });
     const expected = new Histogram({ name: 'vigil_test_seconds', help: 'test', buckets, registers: [reference] });
-    const actual = new ChunkHistogram('vigil_test_seconds', 'test', buckets, fast);
+    const actual = new ChunkHistogram({ name: 'vigil_test_seconds', help: 'test', buckets, registers: [fast] });
     // On a bound, between bounds, below the first and above the last.
     for (const v of [0.000001, 0.00001, 0.00003, 0.0000999, 0.004, 0.05, 0.2]) {
       expected.observe(v);

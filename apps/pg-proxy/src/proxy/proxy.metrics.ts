@@ -14,14 +14,17 @@ export class ChunkHistogram {
   private sum = 0;
   private count = 0;
 
-  constructor(
-    readonly name: string,
-    readonly help: string,
-    private readonly buckets: readonly number[],
-    registry: Registry,
-  ) {
-    this.counts = new Float64Array(buckets.length);
-    registry.registerMetric(this as never);
+  readonly name: string;
+  readonly help: string;
+  private readonly buckets: readonly number[];
+
+  /** Options as prom-client's Histogram takes them (and as the deploy checks read metric names). */
+  constructor(options: { name: string; help: string; buckets: readonly number[]; registers: Registry[] }) {
+    this.name = options.name;
+    this.help = options.help;
+    this.buckets = options.buckets;
+    this.counts = new Float64Array(options.buckets.length);
+    for (const registry of options.registers) registry.registerMetric(this as never);
   }
 
   observe(seconds: number): void {
@@ -63,12 +66,12 @@ export function createProxyMetrics(registry: Registry, depth: () => number) {
     masked: new Counter({ name: 'vigil_proxy_masked_values_total', help: 'Result values rewritten by data_protection policies', registers: [registry] }),
     dropped: new Counter({ name: 'vigil_proxy_capture_dropped_total', help: 'Captured records lost because memory and spill space were full (fail-open databases only)', registers: [registry] }),
     bufferDepth: new Gauge({ name: 'vigil_proxy_capture_buffer_depth', help: 'Captured records waiting for audit.ingest (memory and disk)', registers: [registry], collect() { this.set(depth()); } }),
-    addedLatency: new ChunkHistogram(
-      'vigil_proxy_added_latency_seconds',
-      'Time the proxy spends on each chunk of protocol traffic it relays (parse, judge, mask, capture)',
-      [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05],
-      registry,
-    ),
+    addedLatency: new ChunkHistogram({
+      name: 'vigil_proxy_added_latency_seconds',
+      help: 'Time the proxy spends on each chunk of protocol traffic it relays (parse, judge, mask, capture)',
+      buckets: [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05],
+      registers: [registry],
+    }),
   };
 }
 
