@@ -6919,7 +6919,7 @@ export interface operations {
             query?: {
                 /** @description `pagination.next_cursor` of the previous page: the next page at any depth, at constant cost. */
                 cursor?: string;
-                /** @description A database id, or several comma-separated. */
+                /** @description A database id, or several comma-separated; `vigil` selects the events about Vigil itself. */
                 database_id?: string;
                 /** @description End of the range (exclusive), ISO 8601. */
                 end_date?: string;
@@ -7432,7 +7432,7 @@ export interface operations {
     EventsController_stream: {
         parameters: {
             query?: {
-                /** @description A database id, or several comma-separated. */
+                /** @description A database id, or several comma-separated; `vigil` selects the events about Vigil itself. */
                 database_id?: string;
                 /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header. */
                 last_event_id?: string;
