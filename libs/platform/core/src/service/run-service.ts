@@ -166,23 +166,24 @@ export async function startService<S extends ConfigSpec>(
       if (config.SHUTDOWN_DRAIN_MS > 0) await new Promise((r) => setTimeout(r, config.SHUTDOWN_DRAIN_MS));
       const began = Date.now();
       const sequence = (async () => {
-        // Stop accepting connections first, on both listeners. Requests and RPC calls in flight
-        // are answered; then every connection closes, kept-alive ones included (an RPC caller
-        // connects again on its next call, to another replica). The module hooks run after:
-        // nothing calls into a service whose consumers, outbox and pool are closing.
+        // Stop accepting connections first, on both listeners. RPC calls in flight are answered,
+        // then every RPC connection closes (a caller connects again on its next call, to another
+        // replica), before the module hooks run: nothing calls into a service whose consumers,
+        // outbox and pool are closing. HTTP requests in flight go on while the hooks run (some end
+        // only there: the gateway's event streams) and finish before the pool closes; every HTTP
+        // connection, kept-alive ones included, is closed once idle, and cut at the bound.
         const inFlightMs = Math.floor(timeoutMs / 2);
-        const [http, calls] = await Promise.all([
-          progress.step('HTTP requests in flight', () => drainHttp(server, inFlightMs)),
-          rpc ? progress.step('RPC calls in flight', () => rpc.drain(inFlightMs), () => rpc.state()) : undefined,
-        ]);
-        if (http.connectionsCut || calls?.connectionsCut) {
+        const http = progress.step('HTTP requests in flight', () => drainHttp(server, inFlightMs));
+        const calls = rpc ? await progress.step('RPC calls in flight', () => rpc.drain(inFlightMs), () => rpc.state()) : undefined;
+        // Consumers stop (offsets committed), the outbox drains, the bus and the pool close.
+        await progress.step('module shutdown hooks', () => app.close());
+        const { connectionsCut } = await http;
+        if (connectionsCut || calls?.connectionsCut) {
           logger.warn(
-            { wait_ms: inFlightMs, http_connections_cut: http.connectionsCut, rpc_connections_cut: calls?.connectionsCut ?? 0, rpc_calls_cut: calls?.callsCut ?? 0 },
+            { wait_ms: inFlightMs, http_connections_cut: connectionsCut, rpc_connections_cut: calls?.connectionsCut ?? 0, rpc_calls_cut: calls?.callsCut ?? 0 },
             'requests still in flight at shutdown were cut; their callers retry',
           );
         }
-        // Consumers stop (offsets committed), the outbox drains, the bus and the pool close.
-        await progress.step('module shutdown hooks', () => app.close());
         // Metrics answer through the drain and the shutdown hooks, so the last scrape sees them.
         await progress.step('metrics listener', () => metrics.close());
         // Last: spans of the work finished during shutdown are flushed too.
