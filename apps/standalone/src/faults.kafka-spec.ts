@@ -18,6 +18,13 @@ import { http, login } from './testing/http';
 const FULL = process.env.FAULTS_FULL === '1';
 const KILLED: ServiceName[] = FULL ? ['gateway', 'auth', 'policy', 'event-ingest', 'delivery'] : ['event-ingest', 'delivery'];
 
+/**
+ * Recovery bounds every scenario must meet (docs/operations.md#faults): generous, since on a busy
+ * 2-core machine they include a process start (the gateway's, or event-ingest's waiting for the
+ * policies) and, end to end, the backlog built up during the fault and a killed worker's lease.
+ */
+const RECOVERY_BOUND_MS = { http: 90_000, endToEnd: 150_000 };
+
 const HOOK = '/faults';
 const ALERTS = '/alerts';
 const PATHS = { hook: HOOK, alerts: ALERTS };
@@ -152,10 +159,18 @@ describe('faults on the distributed deployment (each service its own process)', 
     }
   }
 
-  /** Nothing lost, nothing stored or applied twice, every record delivered by exactly one delivery row. */
+  /**
+   * Nothing lost, nothing stored or applied twice, every record delivered by exactly one delivery
+   * row, and recovery within the bounds.
+   */
   function expectExact(row: Row, options: { copiesMayRepeat?: boolean } = {}) {
     const { figures, result } = row;
     expect(figures.accepted).toBeGreaterThan(0);
+    const within = (ms: number, bound: number) => (ms <= bound ? 'within bound' : `${ms} ms, over ${bound}`);
+    expect({ http: within(row.httpRecoveryMs, RECOVERY_BOUND_MS.http), endToEnd: within(row.endToEndRecoveryMs, RECOVERY_BOUND_MS.endToEnd) }).toEqual({
+      http: 'within bound',
+      endToEnd: 'within bound',
+    });
     // During a fault a client may be told to retry (503, 504) or lose its connection; never a 500.
     expect(Object.keys(figures.failures).filter((status) => /^5\d\d$/.test(status) && status !== '503' && status !== '504')).toEqual([]);
     expect({
@@ -253,21 +268,31 @@ describe('faults on the distributed deployment (each service its own process)', 
     expectExact(row, { copiesMayRepeat: true });
   }, 600_000);
 
-  // In the full set until auth exits on SIGTERM with the gateway connected (docs/operations.md#faults).
-  if (FULL) {
-    it('a rolling restart of every replica, one at a time, under load: nothing lost or applied twice', async () => {
-      const row = await scenario('rolling restart', async () => {
-        let startedLast = Date.now();
-        for (const replica of [...system.replicas]) {
-          expect(await system.stop(replica)).toBe(0);
-          startedLast = Date.now();
-          await system.start(replica);
-        }
-        return startedLast;
-      });
-      expectExact(row);
-    }, 900_000);
-  }
+  /**
+   * What operators do at every upgrade: each replica in turn (two of event-ingest and delivery, left
+   * by the scenario before) gets SIGTERM, exits 0 within SHUTDOWN_TIMEOUT_MS, starts again and is
+   * ready before the next one stops. Graceful, so no copy is sent twice either.
+   */
+  // In the full set until a policy replica's exit 1 at SIGTERM in one CI-set run is understood
+  // (docs/operations.md#faults).
+  if (FULL) it('a rolling restart of every replica, one at a time, under load: each exits 0 on SIGTERM, nothing lost or applied twice', async () => {
+    const stops: string[] = [];
+    const row = await scenario('rolling restart', async () => {
+      let startedLast = Date.now();
+      for (const replica of [...system.replicas]) {
+        const signalled = Date.now();
+        expect({ replica: `${replica.service}#${replica.index}`, exit: await system.stop(replica) }).toEqual({ replica: `${replica.service}#${replica.index}`, exit: 0 });
+        const exitedAt = Date.now();
+        startedLast = exitedAt;
+        await system.start(replica);
+        stops.push(`${replica.service}#${replica.index} exit ${((exitedAt - signalled) / 1000).toFixed(1)} s, ready ${((Date.now() - exitedAt) / 1000).toFixed(1)} s`);
+      }
+      return startedLast;
+    });
+    process.stdout.write(`faults: rolling restart: ${stops.join('; ')}\n`);
+    expect(system.replicas.filter((r) => r.service === 'event-ingest' || r.service === 'delivery').length).toBe(4);
+    expectExact(row);
+  }, 900_000);
 
   /**
    * A release whose migration raises event-ingest's writer fence (docs/operations.md#upgrading-and-migrations),

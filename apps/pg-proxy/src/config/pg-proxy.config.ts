@@ -130,6 +130,11 @@ export const pgProxyConfigSpec = {
   PROXY_SHADOW_POLICIES: env.removed('set "enforcement_mode": "shadow" on the policies to try instead (docs/policies.md#shadow-mode)'),
   /** How long shutdown waits for sessions to end before closing them. */
   PROXY_SHUTDOWN_GRACE_MS: env.int({ min: 0, max: 3_600_000, default: 30_000 }),
+  /**
+   * The whole stop after the drain (every service's variable): the proxy's default leaves room for
+   * the sessions' grace and the capture flush (PROXY_PUBLISH_TIMEOUT_MS); keep it above both.
+   */
+  SHUTDOWN_TIMEOUT_MS: env.int({ min: 1000, max: 3_900_000, default: 50_000 }),
   /** Where the policy service answers RPC: the proxy loads every policy's state from it at start. */
   POLICY_RPC_ADDRESS: env.address({ default: '127.0.0.1:4002' }),
   /** How long new sessions wait for the policies at start before being refused. */

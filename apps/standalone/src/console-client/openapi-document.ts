@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { VIGIL_VERSION } from '@vigil/contracts';
-import { createLogger, createMetricsRegistry, loadServiceConfig, Readiness, StartNotices } from '@vigil/platform';
+import { createLogger, createMetricsRegistry, loadServiceConfig, Readiness, ShutdownProgress, StartNotices } from '@vigil/platform';
 import { buildOpenApiDocument, gatewayService } from '@vigil/service/gateway';
 
 /**
@@ -12,7 +12,7 @@ import { buildOpenApiDocument, gatewayService } from '@vigil/service/gateway';
 export async function gatewayOpenApiDocument(): Promise<Record<string, unknown>> {
   const config = loadServiceConfig(gatewayService, { LOG_LEVEL: 'error', KAFKA_BROKERS: '' });
   const logger = createLogger('gateway', 'error', 'json');
-  const context = { name: gatewayService.name, config, logger, readiness: new Readiness(), metrics: createMetricsRegistry('gateway'), notices: new StartNotices() };
+  const context = { name: gatewayService.name, config, logger, readiness: new Readiness(), metrics: createMetricsRegistry('gateway'), notices: new StartNotices(), shutdown: new ShutdownProgress() };
   const app = await NestFactory.create(gatewayService.rootModule(context as never) as never, { logger: false, abortOnError: false, bodyParser: false });
   try {
     return buildOpenApiDocument(app, VIGIL_VERSION) as unknown as Record<string, unknown>;

@@ -178,7 +178,7 @@ export async function startDistributedSystem(
     return env;
   };
 
-  const start = async (replica: Replica, timeoutMs = 120_000) => {
+  const start = async (replica: Replica, timeoutMs = 240_000) => {
     if (replica.child && replica.child.process.exitCode === null && replica.child.process.signalCode === null) throw new Error(`${replica.service}#${replica.index} is running`);
     const child = spawnJs(join(bundles, replica.service, 'main.js'), serviceEnv(replica));
     replica.child = child;

@@ -13,10 +13,21 @@ export const DATABASE_SCHEMA = Symbol('DATABASE_SCHEMA');
 
 @Injectable()
 class DataSourceCloser implements OnApplicationShutdown {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
-  // Last phase of shutdown: consumers and relays have stopped and committed by now.
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(SERVICE_CONTEXT) private readonly context: ServiceContext,
+  ) {}
+  // Last phase of shutdown: consumers and relays have stopped and committed by now. Closing the
+  // pool waits for every connection taken from it to be given back: a stop that times out here
+  // names how many are still out.
   async onApplicationShutdown() {
-    if (this.dataSource.isInitialized) await this.dataSource.destroy();
+    if (!this.dataSource.isInitialized) return;
+    const pool = (this.dataSource.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number } }).master;
+    await this.context.shutdown.step(
+      'database pool close',
+      () => this.dataSource.destroy(),
+      () => pool && { connections: pool.totalCount, idle: pool.idleCount, waiting_for_a_connection: pool.waitingCount },
+    );
   }
 }
 

@@ -81,15 +81,15 @@ export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   async onModuleDestroy() {
-    await Promise.all(this.consumers.map((c) => c.stop()));
+    await this.context.shutdown.step('consumers stop (batches in hand finish, offsets committed)', () => Promise.all(this.consumers.map((c) => c.stop())));
   }
 
   async beforeApplicationShutdown() {
-    await this.relay?.stop();
+    if (this.relay) await this.context.shutdown.step('outbox relay drain', () => this.relay!.stop());
   }
 
   async onApplicationShutdown() {
-    if (this.bus.kind === 'kafka') await this.bus.close();
+    if (this.bus.kind === 'kafka') await this.context.shutdown.step('Kafka clients disconnect', () => this.bus.close());
   }
 }
 

@@ -136,7 +136,17 @@ export class OutboxRelay {
       this.options.logger.warn({ err: error }, 'outbox: LISTEN connection lost');
       if (this.listener?.client === client) this.dropListener(true);
     });
-    await client.query(`LISTEN ${quoteIdent(outboxChannel(this.options.schema))}`);
+    try {
+      await client.query(`LISTEN ${quoteIdent(outboxChannel(this.options.schema))}`);
+    } catch (error) {
+      // Given back (and discarded): a connection kept out of the pool forever holds its close at
+      // shutdown (seen: a stop waiting on one checked-out connection whose socket was gone).
+      client.removeAllListeners('notification');
+      client.removeAllListeners('error');
+      client.on('error', () => undefined);
+      (release as (error?: unknown) => void)(error);
+      throw error;
+    }
     this.listener = { client, release };
   }
 

@@ -262,6 +262,12 @@ export const commonConfigSpec = {
   KAFKA_TOPIC_PREFIX: env.string({ default: '' }),
   /** How long readiness reports false before the service stops taking traffic on SIGTERM. */
   SHUTDOWN_DRAIN_MS: env.int({ min: 0, max: 60_000, default: 0 }),
+  /**
+   * After the drain, how long the stop may take: requests and RPC calls in flight get half of it,
+   * then connections still open are closed; a stop not finished in time logs what it is still
+   * waiting on and the process exits 1.
+   */
+  SHUTDOWN_TIMEOUT_MS: env.int({ min: 1000, max: 600_000, default: 30_000 }),
   OUTBOX_POLL_MS: env.int({ min: 10, max: 60_000, default: 200 }),
   ...tracingConfigSpec,
 };

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import { Injectable, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { startService } from './run-service';
+import { ShutdownTimedOut } from './shutdown';
 import type { ServiceDefinition } from './service-context';
 
 /**
@@ -58,6 +59,29 @@ describe('startService', () => {
     expect({ ...resources }).toEqual({ created: 1, initialised: 1, closed: 0 });
     await running.stop();
     expect({ ...resources }).toEqual({ created: 1, initialised: 1, closed: 1 });
+  });
+
+  it('gives up a stop that outlasts SHUTDOWN_TIMEOUT_MS with ShutdownTimedOut, naming the step it waits on', async () => {
+    let release: () => void = () => undefined;
+    @Injectable()
+    class Stuck implements OnApplicationShutdown {
+      onApplicationShutdown() {
+        return new Promise<void>((resolve) => (release = resolve));
+      }
+    }
+    @Module({ providers: [Stuck] })
+    class StuckModule {}
+    const running = await startService(
+      { name: 'auth', configSpec: {}, defaultPort: 0, usesDatabase: false, rootModule: () => StuckModule },
+      { LOG_LEVEL: 'silent', HOST: '127.0.0.1', PORT: '0', RPC_INSECURE: 'true', SHUTDOWN_TIMEOUT_MS: '1000' },
+    );
+    try {
+      await expect(running.stop()).rejects.toBeInstanceOf(ShutdownTimedOut);
+      // What the error log names: the step still pending.
+      expect(running.context.shutdown.report().map((w) => w.step)).toEqual(['module shutdown hooks']);
+    } finally {
+      release();
+    }
   });
 
   it('closes the app when its HTTP port is taken, then rethrows', async () => {

@@ -1,7 +1,6 @@
 import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { commonConfigSpec, databaseConfigSpec, rpcSecurityConfigSpec, type ConfigOf, ConfigError, type ConfigSpec, env, type Env, loadConfig } from '../config/config';
 import { Readiness } from '../health/readiness';
 import { printBanner, StartNotices } from '../logging/banner';
@@ -12,8 +11,10 @@ import { createValidationPipe } from '../errors/validation.pipe';
 import { serviceTracer, startTracing } from '../tracing/tracing';
 import { RpcCallerGuard, rpcRefusalCounter } from '../rpc/rpc-guard';
 import { type RpcCredentials, rpcCredentialsFromConfig, rpcServerTls } from '../rpc/rpc-security';
+import { DrainingRpcServer } from '../rpc/draining-rpc-server';
 import { bodyParsers, correlationMiddleware } from './http-pipeline';
 import type { ServiceContext, ServiceDefinition } from './service-context';
+import { activeResources, drainHttp, ShutdownProgress, ShutdownTimedOut } from './shutdown';
 
 /**
  * A service cannot run on what is installed (not a configuration variable): it refuses to start
@@ -33,7 +34,10 @@ export interface RunningService {
   httpPort: number;
   /** Where `GET /metrics` answers: a port of its own, never the API port. */
   metricsPort: number;
-  /** Graceful stop: readiness false, stop taking requests, finish in-flight work, close. */
+  /**
+   * Graceful stop: readiness false, stop taking requests, finish in-flight work, close. Rejects
+   * with ShutdownTimedOut when it takes longer than SHUTDOWN_TIMEOUT_MS (after the drain).
+   */
   stop(): Promise<void>;
 }
 
@@ -85,6 +89,7 @@ export async function startService<S extends ConfigSpec>(
     notices: new StartNotices(),
     tracer: serviceTracer(definition.name),
     rpc: rpcCredentials,
+    shutdown: new ShutdownProgress(),
   };
   readinessMetric(context.metrics, context.readiness);
   // Shared with the other services of a standalone process, which started it first.
@@ -98,6 +103,7 @@ export async function startService<S extends ConfigSpec>(
     throw error;
   });
   let metricsServer: MetricsServer | undefined;
+  let rpcServer: DrainingRpcServer | undefined;
   // A start that fails after the app exists (a port already taken, a failing configure step) closes
   // it before rethrowing: module hooks may already have opened pools, consumers and timers.
   try {
@@ -114,13 +120,9 @@ export async function startService<S extends ConfigSpec>(
       if (!rpcCredentials) logger.warn({ rpc_host: config.RPC_HOST }, 'RPC_INSECURE: RPC calls are neither encrypted nor authenticated');
       // Before connecting: the microservice inherits the application's global guards.
       app.useGlobalGuards(new RpcCallerGuard(definition.name, rpcCredentials !== null, logger, context.metrics));
-      const microservice = app.connectMicroservice<MicroserviceOptions>(
-        {
-          transport: Transport.TCP,
-          options: { host: config.RPC_HOST, port: config.RPC_PORT, ...(rpcCredentials ? { tlsOptions: rpcServerTls(rpcCredentials) } : {}) },
-        },
-        { inheritAppConfig: true },
-      );
+      // Nest's TCP transport, with a stop that lets calls in flight finish (DrainingRpcServer).
+      rpcServer = new DrainingRpcServer({ host: config.RPC_HOST, port: config.RPC_PORT, ...(rpcCredentials ? { tlsOptions: rpcServerTls(rpcCredentials) } : {}) });
+      const microservice = app.connectMicroservice({ strategy: rpcServer }, { inheritAppConfig: true });
       if (rpcCredentials) {
         // A client without a certificate from the CA never gets past the handshake: no call, no handler.
         const refused = rpcRefusalCounter(context.metrics);
@@ -154,21 +156,57 @@ export async function startService<S extends ConfigSpec>(
   );
 
   let stopping: Promise<void> | undefined;
+  const rpc = rpcServer;
+  const progress = context.shutdown;
   const stop = () =>
     (stopping ??= (async () => {
       context.readiness.markShuttingDown();
-      logger.info({ drain_ms: config.SHUTDOWN_DRAIN_MS }, 'shutting down');
+      const timeoutMs = config.SHUTDOWN_TIMEOUT_MS;
+      logger.info({ drain_ms: config.SHUTDOWN_DRAIN_MS, timeout_ms: timeoutMs }, 'shutting down');
       if (config.SHUTDOWN_DRAIN_MS > 0) await new Promise((r) => setTimeout(r, config.SHUTDOWN_DRAIN_MS));
-      // Stop accepting connections first; in-flight requests finish, then consumers and relays
-      // stop in the modules' shutdown hooks (offsets committed), then pools close.
-      server.close();
-      server.closeIdleConnections?.();
-      await app.close();
-      // Metrics answer through the drain and the shutdown hooks, so the last scrape sees them.
-      await metrics.close();
-      // Last: spans of the work finished during shutdown are flushed too.
-      await tracing.release();
-      logger.info('stopped');
+      const began = Date.now();
+      const sequence = (async () => {
+        // Stop accepting connections first, on both listeners. RPC calls in flight are answered,
+        // then every RPC connection closes (a caller connects again on its next call, to another
+        // replica), before the module hooks run: nothing calls into a service whose consumers,
+        // outbox and pool are closing. HTTP requests in flight go on while the hooks run (some end
+        // only there: the gateway's event streams) and finish before the pool closes; every HTTP
+        // connection, kept-alive ones included, is closed once idle, and cut at the bound.
+        const inFlightMs = Math.floor(timeoutMs / 2);
+        const http = progress.step('HTTP requests in flight', () => drainHttp(server, inFlightMs));
+        const calls = rpc ? await progress.step('RPC calls in flight', () => rpc.drain(inFlightMs), () => rpc.state()) : undefined;
+        // Consumers stop (offsets committed), the outbox drains, the bus and the pool close.
+        await progress.step('module shutdown hooks', () => app.close());
+        const { connectionsCut } = await http;
+        if (connectionsCut || calls?.connectionsCut) {
+          logger.warn(
+            { wait_ms: inFlightMs, http_connections_cut: connectionsCut, rpc_connections_cut: calls?.connectionsCut ?? 0, rpc_calls_cut: calls?.callsCut ?? 0 },
+            'requests still in flight at shutdown were cut; their callers retry',
+          );
+        }
+        // Metrics answer through the drain and the shutdown hooks, so the last scrape sees them.
+        await progress.step('metrics listener', () => metrics.close());
+        // Last: spans of the work finished during shutdown are flushed too.
+        await progress.step('tracing flush', () => tracing.release());
+      })();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
+      const outcome = await Promise.race([sequence.then(() => 'done' as const), late]).finally(() => clearTimeout(timer));
+      if (outcome === 'late') {
+        // Whatever the sequence does later, the process does not wait for it.
+        sequence.catch(() => undefined);
+        logger.error(
+          {
+            timeout_ms: timeoutMs,
+            waiting_on: progress.report(),
+            rpc: rpc?.state(),
+            active_resources: activeResources(),
+          },
+          'shutdown did not finish within SHUTDOWN_TIMEOUT_MS; exiting with what it was still waiting on',
+        );
+        throw new ShutdownTimedOut(definition.name, timeoutMs);
+      }
+      logger.info({ took_ms: Date.now() - began }, 'stopped');
     })());
   return { name: definition.name, app, context, httpPort, metricsPort: metrics.port, stop };
 }

@@ -6,6 +6,7 @@ import type { StartNotices } from '../logging/banner';
 import type { Logger } from '../logging/logger';
 import type { RpcCredentials } from '../rpc/rpc-security';
 import type { Readiness } from '../health/readiness';
+import type { ShutdownProgress } from './shutdown';
 import type { TracingConfig } from '../tracing/tracing.config';
 
 export const SERVICE_CONTEXT = Symbol('SERVICE_CONTEXT');
@@ -41,6 +42,8 @@ export interface ServiceContext<C = ServiceConfigBase> {
   tracer: Tracer;
   /** This service's RPC identity (mutual TLS); null with RPC_INSECURE. */
   rpc: RpcCredentials | null;
+  /** The steps of the stop (modules record theirs): what a stop that runs out of time names. */
+  shutdown: ShutdownProgress;
 }
 
 /**
