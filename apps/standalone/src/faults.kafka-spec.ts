@@ -1,13 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { Topics } from '@vigil/contracts';
-import { KafkaBus, kafkaSecurityFromEnv } from '@vigil/messaging';
-import { createLogger } from '@vigil/platform';
 import { WriterFence } from '@vigil/database';
 import { eventIngestDatabase } from '@vigil/service/event-ingest';
-import { startWebhookReceiver, waitFor, type WebhookReceiver } from '@vigil/testing';
+import { waitFor } from '@vigil/testing';
 import { type DistributedSystem, type ServiceName, startDistributedSystem } from './testing/distributed-processes';
-import { KEYS_PER_SCENARIO, type Load, type LoadFigures, reconcile, type Reconciliation, startLoad } from './testing/fault-load';
-import { http, login } from './testing/http';
+import { expectExact as expectExactCounts, type FaultBench, type FaultRow, prepareFaultBench } from './testing/fault-scenario';
 
 /**
  * `npm test` (CI) runs the CI-sized set: kill -9 of event-ingest and of delivery, PostgreSQL
@@ -25,20 +20,6 @@ const KILLED: ServiceName[] = FULL ? ['gateway', 'auth', 'policy', 'event-ingest
  */
 const RECOVERY_BOUND_MS = { http: 90_000, endToEnd: 150_000 };
 
-const HOOK = '/faults';
-const ALERTS = '/alerts';
-const PATHS = { hook: HOOK, alerts: ALERTS };
-
-interface Row {
-  scenario: string;
-  figures: LoadFigures;
-  result: Reconciliation;
-  /** From the end of the fault to the first HTTP ingest answered 202. */
-  httpRecoveryMs: number;
-  /** From the end of the fault until the first record accepted after it reached the webhook receiver. */
-  endToEndRecoveryMs: number;
-}
-
 /**
  * Faults on the distributed deployment: every service its own process (testing/distributed-processes.ts)
  * on the real broker and PostgreSQL, under steady load from an HTTP producer and an audit.ingest
@@ -50,166 +31,32 @@ interface Row {
  */
 describe('faults on the distributed deployment (each service its own process)', () => {
   let system: DistributedSystem;
-  let bus: KafkaBus;
-  let receiver: WebhookReceiver;
-  let token: string;
-  let policyId: string;
-  const rows: Row[] = [];
+  let bench: FaultBench;
+  const scenario: FaultBench['scenario'] = (name, fault) => bench.scenario(name, fault);
 
   beforeAll(async () => {
-    receiver = await startWebhookReceiver();
     // Alert sends are rate limited per destination: a one-second window keeps them from queueing behind it.
     system = await startDistributedSystem({ env: { ALERT_RATE_WINDOW_MS: '1000' } });
-    bus = new KafkaBus({ brokers: system.kafka.brokers, clientId: 'faults-load', prefix: system.kafka.prefix, logger: createLogger('test', 'error'), security: kafkaSecurityFromEnv(system.kafka.env) });
-    token = await login(system.gatewayUrl, 'admin@example.com', system.adminPassword);
-    const api = (method: string, path: string, body?: unknown) => http(system.gatewayUrl, method, path, { token, body });
-    expect((await api('POST', '/v1/webhooks', { url: `${receiver.url}${HOOK}`, events: ['database.query'] })).status).toBe(201);
-    expect((await api('POST', '/v1/alert-destinations', { name: 'faults', url: `${receiver.url}${ALERTS}`, rate_limit: 100 })).status).toBe(201);
-    const policy = await api('POST', '/v1/policies', {
-      name: 'faults: drops',
-      type: 'query_control',
-      databases: ['*'],
-      enabled: true,
-      config: { rules: [{ name: 'no drops', pattern: '\\bDROP\\s+TABLE\\b', action: 'alert', severity: 'high' }] },
-    });
-    expect(policy.status).toBe(201);
-    policyId = policy.body.id;
-    // In force once a flagged probe record gets its violation event.
-    await waitFor(async () => {
-      const id = `probe-${randomBytes(4).toString('hex')}`;
-      await bus.publish([{ topic: Topics.auditIngest, messages: [{ key: 'db_probe', value: JSON.stringify({ id, type: 'database.query', database_id: 'db_probe', details: { query: 'DROP TABLE probe' } }), headers: {} }] }]);
-      return waitFor(async () => {
-        const [stored] = await system.db.query<{ id: string }>(`SELECT id FROM event_ingest.events WHERE producer_id = $1`, [id]);
-        if (!stored) return undefined;
-        return (await system.db.query(`SELECT 1 FROM event_ingest.events WHERE policy_id = $1 AND details->>'triggering_event_id' = $2`, [policyId, stored.id])).length > 0;
-      }, 20_000, 'probe stored');
-    }, 60_000, 'the policy in force');
+    bench = await prepareFaultBench(system);
   }, 600_000);
 
   afterAll(async () => {
-    if (rows.length) process.stdout.write(`\n${table(rows)}\n`);
-    await bus?.close().catch(() => undefined);
+    if (bench?.rows.length) process.stdout.write(`\n${bench.table()}\n`);
+    await bench?.close();
     await system?.close();
-    await receiver?.close();
   }, 60_000);
 
   /**
-   * One scenario: load starts, records are seen stored, the fault runs and ends (answering when it
-   * ended), the load runs until a record accepted after that reaches the receiver, then stops and
-   * everything is reconciled.
-   */
-  async function scenario(name: string, fault: (during: { load: Load; storedSoFar: () => Promise<number> }) => Promise<number>): Promise<Row> {
-    const prefix = `${name.replace(/[^a-z0-9]/g, '')}${randomBytes(3).toString('hex')}`;
-    const load = startLoad(system, bus, () => token, prefix);
-    try {
-      const storedSoFar = async () =>
-        (await system.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM event_ingest.events WHERE producer_id LIKE $1`, [`${prefix}-%`]))[0]!.n;
-      await waitFor(async () => load.figures().http >= 25 && (await storedSoFar()) >= 60, 60_000, 'records accepted over HTTP and stored before the fault');
-      const faultEnded = await fault({ load, storedSoFar });
-      const httpRecovered = await waitFor(() => load.firstAcceptedAfter(faultEnded), 180_000, 'an HTTP record accepted after the fault');
-      const firstAfter = load.firstRecordAfter(faultEnded)!;
-      const delivered = await waitFor(async () => {
-        const [event] = await system.db.query<{ id: string }>(`SELECT id FROM event_ingest.events WHERE producer_id = $1`, [firstAfter]);
-        return event && receiver.on(HOOK).find((r) => JSON.parse(r.body).id === event.id)?.receivedAt;
-      }, 180_000, 'the first record accepted after the fault delivered');
-      // Load goes on for a while after recovery too.
-      await new Promise((r) => setTimeout(r, 2000));
-      const figures = await load.stop();
-      // Markers behind each key's records on audit.ingest: once they are stored, every redelivered
-      // copy of an audit.ingest record has been consumed (and stored, had it been stored twice).
-      const markers = Array.from({ length: KEYS_PER_SCENARIO }, (_, i) => ({ key: `db_${prefix}_${i}`, value: JSON.stringify({ id: `marker-${prefix}-${i}`, type: 'database.query', database_id: `db_${prefix}_${i}` }), headers: {} }));
-      await bus.publish([{ topic: Topics.auditIngest, messages: markers }]);
-      await waitFor(
-        async () => (await system.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM event_ingest.events WHERE producer_id LIKE $1`, [`marker-${prefix}-%`]))[0]!.n === KEYS_PER_SCENARIO,
-        120_000,
-        'the markers',
-      );
-      // Drained: every delivery settled (none pending or in flight, so no copy is still to come).
-      const result = await waitFor(
-        async () => {
-          const counted = await reconcile(system, receiver, PATHS, prefix, policyId, figures.accepted);
-          const settled =
-            counted.storedDistinct >= figures.accepted &&
-            counted.violationsDistinct >= figures.flagged &&
-            counted.violationEventsDistinct >= figures.flagged &&
-            counted.deliveryRowsSucceeded === counted.deliveryRows &&
-            counted.deliveryRows >= figures.accepted &&
-            counted.eventsReceived >= figures.accepted &&
-            counted.alertOccurrences >= figures.flagged &&
-            counted.alertDeliveries > 0 &&
-            counted.alertDeliveriesSucceeded === counted.alertDeliveries &&
-            counted.alertDeliveries >= counted.alerts &&
-            counted.alertsReceived >= counted.alerts;
-          return settled && counted;
-        },
-        420_000,
-        `scenario ${name} drained`,
-      ).catch(async (error) => {
-        const counted = await reconcile(system, receiver, PATHS, prefix, policyId, figures.accepted);
-        throw new Error(`${(error as Error).message}\nfigures ${JSON.stringify(figures)}\ncounted ${JSON.stringify(counted)}`);
-      });
-      const row: Row = { scenario: name, figures, result, httpRecoveryMs: httpRecovered - faultEnded, endToEndRecoveryMs: delivered - faultEnded };
-      rows.push(row);
-      process.stdout.write(`faults: ${name}: ${JSON.stringify(row)}\n`);
-      return row;
-    } catch (error) {
-      await load.stop(true);
-      process.stdout.write(`faults: ${name}: FAILED: ${(error as Error).message}\n`);
-      throw new Error(`${(error as Error).message}\n${system.outputs()}`);
-    }
-  }
-
-  /**
    * Nothing lost, nothing stored or applied twice, every record delivered by exactly one delivery
-   * row, and recovery within the bounds.
+   * row (testing/fault-scenario.ts), and recovery within the bounds.
    */
-  function expectExact(row: Row, options: { copiesMayRepeat?: boolean } = {}) {
-    const { figures, result } = row;
-    expect(figures.accepted).toBeGreaterThan(0);
+  function expectExact(row: FaultRow, options: { copiesMayRepeat?: boolean } = {}) {
     const within = (ms: number, bound: number) => (ms <= bound ? 'within bound' : `${ms} ms, over ${bound}`);
     expect({ http: within(row.httpRecoveryMs, RECOVERY_BOUND_MS.http), endToEnd: within(row.endToEndRecoveryMs, RECOVERY_BOUND_MS.endToEnd) }).toEqual({
       http: 'within bound',
       endToEnd: 'within bound',
     });
-    // During a fault a client may be told to retry (503, 504) or lose its connection; never a 500.
-    expect(Object.keys(figures.failures).filter((status) => /^5\d\d$/.test(status) && status !== '503' && status !== '504')).toEqual([]);
-    expect({
-      storedRows: result.storedRows,
-      storedDistinct: result.storedDistinct,
-      violationEvents: result.violationEvents,
-      violationEventsDistinct: result.violationEventsDistinct,
-      violations: result.violations,
-      violationsDistinct: result.violationsDistinct,
-      deliveryRows: result.deliveryRows,
-      deliveryRowsSucceeded: result.deliveryRowsSucceeded,
-      eventsReceived: result.eventsReceived,
-      alertOccurrences: result.alertOccurrences,
-      alertEventIds: result.alertEventIds,
-      alertDeliveries: result.alertDeliveries,
-      alertDeliveriesSucceeded: result.alertDeliveriesSucceeded,
-      alertsReceived: result.alertsReceived,
-    }).toEqual({
-      storedRows: figures.accepted,
-      storedDistinct: figures.accepted,
-      violationEvents: figures.flagged,
-      violationEventsDistinct: figures.flagged,
-      violations: figures.flagged,
-      violationsDistinct: figures.flagged,
-      deliveryRows: figures.accepted,
-      deliveryRowsSucceeded: figures.accepted,
-      eventsReceived: figures.accepted,
-      // One occurrence per violation, each listing its own event ids once.
-      alertOccurrences: figures.flagged,
-      alertEventIds: result.alertEventIdsDistinct,
-      // One send per alert raised (folded occurrences are not sent again), each received.
-      alertDeliveries: result.alerts,
-      alertDeliveriesSucceeded: result.alerts,
-      alertsReceived: result.alerts,
-    });
-    if (!options.copiesMayRepeat) {
-      expect(result.copiesReceived).toBe(figures.accepted);
-      expect(result.alertCopiesReceived).toBe(result.alerts);
-    }
+    expectExactCounts(row, options);
   }
 
   /** SIGKILL, two seconds down, restart; the fault ends when the restart begins. */
@@ -345,19 +192,3 @@ describe('faults on the distributed deployment (each service its own process)', 
     expectExact(row, { copiesMayRepeat: true });
   }, 600_000);
 });
-
-function table(rows: Row[]): string {
-  const lines = [
-    '| scenario | accepted (HTTP + Kafka) | stored rows / distinct | violations of flagged | alerts (occurrences) / sends / copies | webhook deliveries / copies received | lost | duplicated effects | HTTP recovery | end-to-end recovery |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-  ];
-  for (const { scenario, figures, result, httpRecoveryMs, endToEndRecoveryMs } of rows) {
-    const lost = figures.accepted - result.storedDistinct;
-    const duplicated =
-      result.storedRows - result.storedDistinct + (result.violations - result.violationsDistinct) + (result.alertEventIds - result.alertEventIdsDistinct) + (result.deliveryRows - result.eventsReceived);
-    lines.push(
-      `| ${scenario} | ${figures.accepted} (${figures.http} + ${figures.kafka}) | ${result.storedRows} / ${result.storedDistinct} | ${result.violations} of ${figures.flagged} | ${result.alerts} (${result.alertOccurrences}) / ${result.alertDeliveries} / ${result.alertCopiesReceived} | ${result.deliveryRows} / ${result.copiesReceived} | ${lost} | ${duplicated} | ${(httpRecoveryMs / 1000).toFixed(1)} s | ${(endToEndRecoveryMs / 1000).toFixed(1)} s |`,
-    );
-  }
-  return lines.join('\n');
-}
