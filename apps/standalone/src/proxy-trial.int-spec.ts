@@ -115,6 +115,19 @@ describe('npm start with PROXY_UPSTREAM: the audit proxy in the standalone proce
         'masking in force',
       );
       expect(rows).toEqual([{ id: 1, name: 'Ada', ssn: '*******1120' }]);
+      // Each policy arrives on its own: wait for the block with a DROP that harms nothing if it passes.
+      await waitFor(
+        async () =>
+          client.query('DROP TABLE IF EXISTS vigil_trial_probe').then(
+            () => undefined,
+            (error: Error) => {
+              if (/DROP and TRUNCATE are forbidden/.test(error.message)) return true;
+              throw error;
+            },
+          ),
+        15_000,
+        'blocking in force',
+      );
       await expect(client.query('DROP TABLE customers')).rejects.toThrow(/DROP and TRUNCATE are forbidden on the shop database/);
     } finally {
       await client.end();

@@ -1,15 +1,35 @@
 import { createServer } from 'node:net';
 
-/** A port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
+/**
+ * A port free on 127.0.0.1 now, for a process started later. Picked at random below the kernel's
+ * ephemeral range (32768 and up on Linux): a port the kernel handed out (port 0) could be given
+ * again to an outgoing connection (PostgreSQL, Kafka) before the process binds it, and its listen
+ * would fail with EADDRINUSE. Falls back to a kernel-chosen port if none of the tries is free.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+  return listenOn(0);
+}
+
+function canListen(port: number): Promise<boolean> {
+  return listenOn(port).then(
+    () => true,
+    () => false,
+  );
+}
+
+function listenOn(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
     server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(bound));
     });
   });
 }
