@@ -11,7 +11,6 @@ import {
   RpcPatterns,
   Scopes,
 } from '@vigil/contracts';
-import { DomainException } from '@vigil/platform';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { PageQueryDto } from '../api-keys/api-keys.controller';
 import { RequireScope } from '../auth/auth.guard';
@@ -78,13 +77,6 @@ export class RotatedClientSecretDto {
   previous_secret_expires_at!: string | null;
 }
 
-const CLIENT_ID = /^cli_[0-9a-z]{26}$/;
-
-function clientId(id: string): string {
-  if (!CLIENT_ID.test(id)) throw DomainException.notFound('OAuth client', id, 'oauth_client_not_found');
-  return id;
-}
-
 export class CreatedOAuthClientDto extends OAuthClientDto {
   @ApiProperty({ description: 'Shown in this response only' }) client_secret!: string;
 }
@@ -135,7 +127,7 @@ export class OAuthClientsController {
   @ApiOkResponse({ type: OAuthClientDto, description: 'The deleted client' })
   @ApiResponse({ status: 404, description: 'No such client' })
   async delete(@Param('client_id') id: string): Promise<OAuthClientResponse> {
-    const deleted = await this.rpc.auth.call<{ client_id: string }, OAuthClientResponse>(RpcPatterns.auth.oauthClientsDelete, { client_id: clientId(id) });
+    const deleted = await this.rpc.auth.call<{ client_id: string }, OAuthClientResponse>(RpcPatterns.auth.oauthClientsDelete, { client_id: id });
     this.revocations.apply({ kind: 'client', id, expires_at: null, reason: 'client_deleted' });
     return deleted;
   }
@@ -151,7 +143,7 @@ export class OAuthClientsController {
   @ApiResponse({ status: 404, description: 'No such client' })
   rotateSecret(@Param('client_id') id: string, @Body() body: RotateClientSecretDto): Promise<RotatedOAuthClientSecretResponse> {
     return this.rpc.auth.call<RotateOAuthClientSecretRequest, RotatedOAuthClientSecretResponse>(RpcPatterns.auth.oauthClientsRotateSecret, {
-      client_id: clientId(id),
+      client_id: id,
       overlap_seconds: body.overlap_seconds,
     });
   }

@@ -71,13 +71,6 @@ export class RevokedSessionsDto {
   @ApiProperty({ description: 'Sessions (refresh-token families) revoked', example: 2 }) revoked_sessions!: number;
 }
 
-const ID = /^usr_[0-9a-z]{26}$/;
-
-function userId(id: string): string {
-  if (!ID.test(id)) throw DomainException.notFound('User', id, 'user_not_found');
-  return id;
-}
-
 /** Users who log in to the API and the consent page; their scopes bound every token they get. */
 @ApiTags('users')
 @ApiBearerAuth()
@@ -115,7 +108,7 @@ export class UsersController {
   @ApiOkResponse({ type: UserDto })
   @ApiResponse({ status: 404, description: 'No such user' })
   get(@Param('user_id') id: string): Promise<UserResponse> {
-    return this.rpc.auth.call(RpcPatterns.auth.usersGet, { id: userId(id) });
+    return this.rpc.auth.call(RpcPatterns.auth.usersGet, { id: id });
   }
 
   @Patch(':user_id')
@@ -136,7 +129,7 @@ export class UsersController {
     }
     // What auth revoked applies on this replica at once; the others learn it from the revocation topic.
     return this.revocations.settle(
-      await this.rpc.auth.call<UpdateUserRequest, Revoking<UserResponse>>(RpcPatterns.auth.usersUpdate, { id: userId(id), scopes: body.scopes, disabled: body.disabled }),
+      await this.rpc.auth.call<UpdateUserRequest, Revoking<UserResponse>>(RpcPatterns.auth.usersUpdate, { id: id, scopes: body.scopes, disabled: body.disabled }),
     );
   }
 
@@ -151,7 +144,7 @@ export class UsersController {
   @ApiResponse({ status: 404, description: 'No such user' })
   @ApiResponse({ status: 409, description: 'This is the last enabled administrator (code last_administrator)' })
   async delete(@Param('user_id') id: string): Promise<UserResponse> {
-    return this.revocations.settle(await this.rpc.auth.call<{ id: string }, Revoking<UserResponse>>(RpcPatterns.auth.usersDelete, { id: userId(id) }));
+    return this.revocations.settle(await this.rpc.auth.call<{ id: string }, Revoking<UserResponse>>(RpcPatterns.auth.usersDelete, { id: id }));
   }
 
   @Post(':user_id/password')
@@ -163,7 +156,7 @@ export class UsersController {
   @ApiResponse({ status: 422, description: 'The password is too weak (code weak_password)' })
   async resetPassword(@Param('user_id') id: string, @Body() body: ResetPasswordDto): Promise<RevokedSessionsResponse> {
     return this.revocations.settle(
-      await this.rpc.auth.call<ResetPasswordRequest, Revoking<RevokedSessionsResponse>>(RpcPatterns.auth.usersResetPassword, { id: userId(id), password: body.password }),
+      await this.rpc.auth.call<ResetPasswordRequest, Revoking<RevokedSessionsResponse>>(RpcPatterns.auth.usersResetPassword, { id: id, password: body.password }),
     );
   }
 
@@ -177,6 +170,6 @@ export class UsersController {
   @ApiOkResponse({ type: RevokedSessionsDto })
   @ApiResponse({ status: 404, description: 'No such user' })
   async revokeSessions(@Param('user_id') id: string): Promise<RevokedSessionsResponse> {
-    return this.revocations.settle(await this.rpc.auth.call<{ id: string }, Revoking<RevokedSessionsResponse>>(RpcPatterns.auth.sessionsRevokeAll, { id: userId(id) }));
+    return this.revocations.settle(await this.rpc.auth.call<{ id: string }, Revoking<RevokedSessionsResponse>>(RpcPatterns.auth.sessionsRevokeAll, { id: id }));
   }
 }
