@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IntegrityApi, buildExport, verifyApi } from './api-source';
+import type { SignedCheckpoint } from '@vigil/integrity';
 import type { ExportLeaf } from './export-file';
 import { runVerify } from './main';
 import { SyntheticLog } from './synthetic-log';
@@ -12,9 +13,14 @@ import { verifyExport } from './verify-export';
  * client (paging, proofs, narrowing, exit codes) is tested without a server; the end-to-end test
  * against a running Vigil lives with the storage.
  */
-function serve(log: SyntheticLog, options: { size?: number; leaves?: ExportLeaf[]; apiKey?: string; pageLimit?: number } = {}): typeof fetch {
+function serve(log: SyntheticLog, options: { size?: number; leaves?: ExportLeaf[]; apiKey?: string; pageLimit?: number; checkpointEvery?: number; listed?: (n: number) => SignedCheckpoint } = {}): typeof fetch {
   const size = options.size ?? log.events.length;
   const leaves = options.leaves ?? Array.from({ length: size }, (_, i) => log.leaf(i));
+  // As the server: checkpoints at some sizes only (every `checkpointEvery` leaves and the last),
+  // and proofs only between checkpointed sizes.
+  const every = options.checkpointEvery ?? 5;
+  const checkpointed = (n: number) => Number.isSafeInteger(n) && n >= 1 && n <= size && (n % every === 0 || n === size);
+  const sizes = Array.from({ length: size }, (_, i) => size - i).filter(checkpointed);
   const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(String(input));
@@ -25,7 +31,13 @@ function serve(log: SyntheticLog, options: { size?: number; leaves?: ExportLeaf[
     if (path === '/v1/integrity/keys') return json(200, { data: [log.publicKey] });
     if (path === '/v1/integrity/checkpoints/latest') return json(200, log.checkpoint(size));
     const bySize = /^\/v1\/integrity\/checkpoints\/(\d+)$/.exec(path);
-    if (bySize) return Number(bySize[1]) <= size ? json(200, log.checkpoint(Number(bySize[1]))) : json(404, { code: 'not_found' });
+    if (bySize) return checkpointed(Number(bySize[1])) ? json(200, log.checkpoint(Number(bySize[1]))) : json(404, { code: 'checkpoint_not_found' });
+    if (path === '/v1/integrity/checkpoints') {
+      const page = q('page') || 1;
+      const perPage = Math.min(q('per_page') || 20, 100);
+      const data = sizes.slice((page - 1) * perPage, page * perPage).map((n) => options.listed?.(n) ?? log.checkpoint(n));
+      return json(200, { data, pagination: { total: sizes.length, page, per_page: perPage, has_more: page * perPage < sizes.length } });
+    }
     if (path === '/v1/integrity/leaves') {
       const from = q('from');
       const limit = Math.min(q('limit'), options.pageLimit ?? 1000);
@@ -39,7 +51,10 @@ function serve(log: SyntheticLog, options: { size?: number; leaves?: ExportLeaf[
       if (index < 0 || index >= treeSize) return json(404, { code: 'not_found' });
       return json(200, { event_id: log.events[index].id, tree_size: treeSize, ...log.proof(index, treeSize), checkpoint: log.checkpoint(treeSize) });
     }
-    if (path === '/v1/integrity/proofs/consistency') return json(200, { first: q('first'), second: q('second'), proof: log.consistency(q('first'), q('second')) });
+    if (path === '/v1/integrity/proofs/consistency') {
+      if (!checkpointed(q('first')) || !checkpointed(q('second'))) return json(404, { code: 'checkpoint_not_found' });
+      return json(200, { first: q('first'), second: q('second'), proof: log.consistency(q('first'), q('second')) });
+    }
     return json(404, { code: 'not_found' });
   }) as typeof fetch;
 }
@@ -71,12 +86,47 @@ describe('verifyApi', () => {
     const altered = Array.from({ length: 45 }, (_, i) => log.leaf(i));
     altered[23].event!.severity = 'critical';
     altered[23].leaf_hash = new SyntheticLog([altered[23].event!]).leafHashes[0].toString('hex');
-    expect((await verifyApi(api(serve(log, { leaves: altered })))).failure).toMatchObject({ reason: 'altered', leaf_index: 23, event_id: log.events[23].id });
+    // Checkpoints every 5 leaves: the one of size 20 vouches for leaves 0..19, the one of 25 does not.
+    const located = (await verifyApi(api(serve(log, { leaves: altered })), { trustedKeys: [log.publicKey] })).failure;
+    expect(located).toMatchObject({ reason: 'root_mismatch', leaf_index: 20 });
+    expect(located!.detail).toContain('leaves 20..24');
+    // A checkpoint at every size pins the very leaf.
+    expect((await verifyApi(api(serve(log, { leaves: altered, checkpointEvery: 1 })))).failure).toMatchObject({ reason: 'altered', leaf_index: 23, event_id: log.events[23].id });
     const swapped = Array.from({ length: 45 }, (_, i) => log.leaf(i));
     [swapped[31], swapped[38]] = [{ ...swapped[38], leaf_index: 31 }, { ...swapped[31], leaf_index: 38 }];
-    expect((await verifyApi(api(serve(log, { leaves: swapped })))).failure).toMatchObject({ leaf_index: 31 });
+    expect((await verifyApi(api(serve(log, { leaves: swapped })))).failure).toMatchObject({ reason: 'root_mismatch', leaf_index: 30 });
+    expect((await verifyApi(api(serve(log, { leaves: swapped, checkpointEvery: 1 })))).failure).toMatchObject({ reason: 'altered', leaf_index: 31 });
     // Without a range from leaf 0 no position can be named: the root mismatch stands.
     expect((await verifyApi(api(serve(log, { leaves: swapped })), { from: 5 })).failure).toMatchObject({ reason: 'root_mismatch', leaf_index: null });
+  });
+
+  it('searches checkpoint pages for the last one that vouches, asking few of them', async () => {
+    const big = SyntheticLog.of(730);
+    const leaves = Array.from({ length: 730 }, (_, i) => big.leaf(i));
+    leaves[123].event!.severity = 'critical';
+    leaves[123].leaf_hash = new SyntheticLog([leaves[123].event!]).leafHashes[0].toString('hex');
+    const served = serve(big, { leaves, checkpointEvery: 1 }); // 730 checkpoints: 8 pages of 100
+    const listings: string[] = [];
+    const counting = (async (input: string | URL | Request, init?: RequestInit) => {
+      const url = new URL(String(input));
+      if (url.pathname === '/v1/integrity/checkpoints') listings.push(url.searchParams.get('page')!);
+      return served(input, init);
+    }) as typeof fetch;
+    expect((await verifyApi(api(counting), { trustedKeys: [big.publicKey] })).failure).toMatchObject({ reason: 'altered', leaf_index: 123, event_id: big.events[123].id });
+    expect(listings.length).toBeLessThanOrEqual(6);
+  });
+
+  it('locates a difference only with checkpoints signed by the trusted keys', async () => {
+    // The server also lists checkpoints of the altered listing signed by another key under the
+    // same key id: they would vouch for leaves up to 40, but only the trusted key's count.
+    const altered = Array.from({ length: 45 }, (_, i) => log.leaf(i));
+    altered[23].event!.severity = 'critical';
+    altered[23].leaf_hash = new SyntheticLog([altered[23].event!]).leafHashes[0].toString('hex');
+    const forged = new SyntheticLog(altered.map((l) => l.event!), { keyId: log.keyId });
+    const listed = (n: number) => (n < 45 ? forged.checkpoint(n) : log.checkpoint(n));
+    const located = (await verifyApi(api(serve(log, { leaves: altered, checkpointEvery: 1, listed })), { trustedKeys: [log.publicKey] })).failure;
+    expect(located).toMatchObject({ reason: 'root_mismatch', leaf_index: 0 });
+    expect(located!.detail).toContain('leaves 0..44');
   });
 
   it('catches a tail truncated and checkpointed again: the kept checkpoint is larger', async () => {

@@ -1,4 +1,4 @@
-import { type CheckpointPublicKey, MerkleFrontier, type SignedCheckpoint, eventLeafHash, fromHex, isHexHash, verifyConsistency } from '@vigil/integrity';
+import { type CheckpointPublicKey, MerkleFrontier, type SignedCheckpoint, checkCheckpoint, eventLeafHash, fromHex, isHexHash } from '@vigil/integrity';
 import { EXPORT_FORMAT, type ExportFile, type ExportLeaf, type ExportProof } from './export-file';
 import { type VerificationFailure, type VerificationReport, type VerifyOptions, consistencyProblem, verifyExport } from './verify-export';
 
@@ -66,6 +66,11 @@ export class IntegrityApi {
 
   checkpoint(treeSize?: number): Promise<SignedCheckpoint> {
     return this.get<SignedCheckpoint>(treeSize === undefined ? '/v1/integrity/checkpoints/latest' : `/v1/integrity/checkpoints/${treeSize}`);
+  }
+
+  /** One page of checkpoints, newest first (`per_page` at most 100). */
+  checkpoints(page: number, perPage: number): Promise<{ data: SignedCheckpoint[]; pagination?: { total?: number } }> {
+    return this.get('/v1/integrity/checkpoints', { page, per_page: perPage });
   }
 
   async consistency(first: number, second: number): Promise<string[]> {
@@ -176,22 +181,25 @@ export async function verifyApi(api: IntegrityApi, request: ApiVerifyRequest = {
   const report = verifyExport(file, request);
   if (report.failure?.reason === 'root_mismatch' && report.failure.leaf_index === null) {
     request.onProgress?.('the root differs: locating the first leaf that differs with consistency proofs');
-    const located = await locateFirstDifference(api, file);
+    const located = await locateFirstDifference(api, file, request.trustedKeys ?? file.keys);
     if (located) report.failure = located;
   }
   return report;
 }
 
 /**
- * When every leaf matches the hash served for it but the root does not (an event changed together
- * with the hash served for it, or two rows swapped with their hashes): finds the first position
- * where the listed leaves stop being a prefix of the signed tree. The consistency proof from m
- * leaves to the checkpoint verifies against the root of the first m listed leaves exactly when
- * those m leaves are the tree's first m, so a binary search over m asks O(log n) proofs. Needs
- * the range to start at leaf 0 and the API to serve proofs from any size; null otherwise.
+ * When every leaf matches the hash served for it but the root does not (events changed together
+ * with the hashes served for them, rows swapped with their hashes, or the whole tree recomputed):
+ * finds how far the listed leaves are the signed tree's, from the signed checkpoints alone. A
+ * checkpoint signed by a trusted key whose root is the root of the first `s` listed leaves vouches
+ * for them; none after the first difference can. The checkpoints are listed newest first, so a
+ * binary search over their pages asks O(log pages) requests. The answer is the size `good` of the
+ * largest checkpoint that vouches (0 if none) and the size `bad` of the next signed checkpoint,
+ * which does not: the first difference lies in `good..bad-1` (exactly at `good` when the two are
+ * one leaf apart). Nothing the server serves but signed checkpoints is trusted. Needs the range
+ * to start at leaf 0; null otherwise, or when no signed checkpoint within the listed leaves fails.
  */
-export async function locateFirstDifference(api: IntegrityApi, file: ExportFile): Promise<VerificationFailure | null> {
-  const cp = file.checkpoint;
+export async function locateFirstDifference(api: IntegrityApi, file: ExportFile, keys: CheckpointPublicKey[] = file.keys): Promise<VerificationFailure | null> {
   if (file.range.from !== 0 || file.leaves.length !== file.range.to + 1) return null;
   const hashes: Buffer[] = [];
   for (const leaf of file.leaves) {
@@ -206,29 +214,61 @@ export async function locateFirstDifference(api: IntegrityApi, file: ExportFile)
   const frontier = new MerkleFrontier();
   for (const h of hashes) for (const s of frontier.append(h)) (levels[s.level] ??= [])[s.index] = s.hash;
   const prefixRoot = (m: number) => MerkleFrontier.fromSubtrees(m, (level, index) => levels[level][index]).root();
-  const signedRoot = fromHex(cp.root_hash);
-  const isPrefix = async (m: number): Promise<boolean> => {
-    if (m === cp.tree_size) return prefixRoot(m).equals(signedRoot);
-    const proof = await api.consistency(m, cp.tree_size);
-    if (!Array.isArray(proof) || !proof.every(isHexHash)) throw new SourceError('malformed consistency proof');
-    return verifyConsistency(m, cp.tree_size, prefixRoot(m), signedRoot, proof.map(fromHex));
+  /** A checkpoint over the listed leaves, signed by a trusted key: whether its root is theirs. */
+  const judge = (cp: SignedCheckpoint): 'vouches' | 'differs' | null => {
+    if (!cp || !Number.isSafeInteger(cp.tree_size) || cp.tree_size < 1 || cp.tree_size > hashes.length) return null;
+    if (!checkCheckpoint(cp, keys).ok || !isHexHash(cp.root_hash)) return null;
+    return prefixRoot(cp.tree_size).equals(fromHex(cp.root_hash)) ? 'vouches' : 'differs';
+  };
+
+  const PER_PAGE = 100;
+  const pages = new Map<number, SignedCheckpoint[]>();
+  let total = 0;
+  const page = async (n: number): Promise<SignedCheckpoint[]> => {
+    let list = pages.get(n);
+    if (!list) {
+      const answer = await api.checkpoints(n, PER_PAGE);
+      list = Array.isArray(answer.data) ? answer.data : [];
+      pages.set(n, list);
+      if (n === 1) total = Number(answer.pagination?.total);
+    }
+    return list;
   };
   try {
-    let good = 0; // the first `good` leaves are the tree's (0: trivially)
-    let bad = hashes.length; // the first `bad` leaves are not
-    if (await isPrefix(bad)) return null; // the difference lies beyond the listed leaves
-    while (bad - good > 1) {
-      const mid = good + Math.floor((bad - good) / 2);
-      if (await isPrefix(mid)) good = mid;
-      else bad = mid;
+    await page(1);
+    const last = Number.isSafeInteger(total) && total > 0 ? Math.ceil(total / PER_PAGE) : 1;
+    // The first (newest) page holding a checkpoint that vouches; last + 1 when none does.
+    let lo = 1;
+    let hi = last + 1;
+    while (lo < hi) {
+      const mid = lo + Math.floor((hi - lo) / 2);
+      if ((await page(mid)).some((cp) => judge(cp) === 'vouches')) hi = mid;
+      else lo = mid + 1;
     }
-    const index = bad - 1;
-    const event = file.leaves[index].event;
+    let good = 0;
+    if (lo <= last) for (const cp of await page(lo)) if (judge(cp) === 'vouches') good = Math.max(good, cp.tree_size);
+    let bad = Infinity;
+    const near = [...(lo <= last ? await page(lo) : []), ...(lo > 1 ? await page(lo - 1) : []), file.checkpoint];
+    for (const cp of near) if (cp.tree_size > good && judge(cp) === 'differs') bad = Math.min(bad, cp.tree_size);
+    if (bad === Infinity) return null;
+    const event = file.leaves[good].event;
+    const eventId = event && typeof event.id === 'string' ? event.id : null;
+    if (bad === good + 1) {
+      return {
+        leaf_index: good,
+        event_id: eventId,
+        reason: 'altered',
+        detail: `the signed checkpoint of tree size ${good} vouches for the first ${good} leaves, the one of tree size ${bad} does not: leaf ${good} was changed, or replaced by another event together with the hash served for it`,
+      };
+    }
     return {
-      leaf_index: index,
-      event_id: event && typeof event.id === 'string' ? event.id : null,
-      reason: 'altered',
-      detail: `the first ${index} leaves are the signed tree's, the first ${index + 1} are not: leaf ${index} was changed, or replaced by another event together with the hash served for it`,
+      leaf_index: good,
+      event_id: eventId,
+      reason: 'root_mismatch',
+      detail:
+        `leaves 0..${good - 1} are those of the signed checkpoint of tree size ${good}` +
+        `${good === 0 ? ' (none: no signed checkpoint vouches for the listed leaves)' : ''}; the signed checkpoint of tree size ${bad} does not match the listed leaves: ` +
+        `the first difference lies in leaves ${good}..${bad - 1} (events changed together with the hashes served for them, or the tree recomputed)`,
     };
   } catch (error) {
     if (error instanceof SourceError) return null;

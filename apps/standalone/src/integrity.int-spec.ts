@@ -374,7 +374,10 @@ describe('integrity: tamper-evident event log', () => {
       // The first position no signed root vouches for: at or before the altered event.
       expect(job.first_failure.leaf_index).toBeLessThanOrEqual(target);
       expect(job.first_failure.detail).toMatch(/signed root/);
-      expect(await offline()).toMatchObject({ reason: 'root_mismatch' });
+      // The offline verifier names the same position, from the signed checkpoints it lists.
+      const found = await offline();
+      expect(found).toMatchObject({ reason: 'root_mismatch', leaf_index: job.first_failure.leaf_index });
+      expect(found!.detail).toContain(`leaves ${job.first_failure.leaf_index}..`);
     }, 180_000);
   });
 });
