@@ -95,7 +95,8 @@ export class SigningKeys implements OnModuleInit {
   async rotate(reason: 'on_demand' | 'scheduled'): Promise<IntegrityKey> {
     const row = await this.dataSource.transaction(async (manager) => {
       await manager.query(`SELECT pg_advisory_xact_lock(${KEYS_LOCK})`);
-      const retired: { key_id: string }[] = await manager.query(
+      // An UPDATE ... RETURNING answers [rows, count] through TypeORM.
+      const [retired]: [{ key_id: string }[], number] = await manager.query(
         `UPDATE event_ingest.integrity_keys SET valid_until = clock_timestamp() WHERE valid_until IS NULL RETURNING key_id`,
       );
       const created = await this.create(manager, reason);
