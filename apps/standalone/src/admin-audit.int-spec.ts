@@ -401,7 +401,7 @@ describe('administrative actions are audited', () => {
 
   it('refuses reserved types from producers with 400 naming events[i].type, and stores nothing of the request', async () => {
     const db = `db_reserved_${unique().replace(/-/g, '_')}`;
-    for (const type of ['policy.violation', 'policy.match', 'vigil.policy.created']) {
+    for (const type of ['policy.violation', 'policy.match', 'vigil.policy.created', 'audit.checkpoint']) {
       const response = await api('POST', '/v1/events/ingest', {
         events: [
           { type: 'database.query', database_id: db, details: { query: 'SELECT 1' } },

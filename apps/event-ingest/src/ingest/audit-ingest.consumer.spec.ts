@@ -13,7 +13,7 @@ const message = (value: unknown, headers: Record<string, string> = {}): Incoming
 
 describe('audit.ingest records', () => {
   it('dead-letters the types only Vigil produces, naming the type and why', () => {
-    for (const type of ['policy.violation', 'policy.match', 'vigil.policy.created', 'vigil.session.login_failed']) {
+    for (const type of ['policy.violation', 'policy.match', 'vigil.policy.created', 'vigil.session.login_failed', 'audit.checkpoint']) {
       const decoded = decodeAuditRecord(message({ type, database_id: 'db_a' }));
       expect(decoded).toEqual({ ok: false, reason: expect.stringContaining(`type: "${type}" is reserved to Vigil`) });
     }
