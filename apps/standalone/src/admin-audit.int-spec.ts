@@ -332,6 +332,26 @@ describe('administrative actions are audited', () => {
     expect(JSON.stringify(event)).not.toContain(first.refresh_token);
   }, 60_000);
 
+  it('names the retired and the new key of a signing key rotation (tokens and checkpoints)', async () => {
+    // A fresh token is signed by the current key (the route walk rotated the one of beforeAll's).
+    admin = await login(base, 'admin@example.com', system.adminPassword);
+    const kidBefore = JSON.parse(Buffer.from(admin.split('.')[0]!, 'base64url').toString()).kid as string;
+    const tokenRotation = `rotate-tokens-${unique()}`;
+    const rotated = await http(base, 'POST', '/v1/auth/signing-keys/rotate', { token: admin, headers: { 'x-correlation-id': tokenRotation } });
+    expect(rotated.status).toBeLessThan(300);
+    const [tokenEvent] = await auditedAs(tokenRotation, 0);
+    expect(tokenEvent!.details.changes).toEqual({ before: { kid: kidBefore }, after: { kid: expect.any(String) } });
+    expect((tokenEvent!.details.changes as { after: { kid: string } }).after.kid).not.toBe(kidBefore);
+    admin = await login(base, 'admin@example.com', system.adminPassword);
+
+    const active = ((await api('GET', '/v1/integrity/keys')).body.data as { key_id: string; status: string }[]).find((k) => k.status === 'active')!;
+    const keyRotation = `rotate-checkpoints-${unique()}`;
+    const created = await http(base, 'POST', '/v1/integrity/keys/rotate', { token: admin, headers: { 'x-correlation-id': keyRotation } });
+    expect(created.status).toBe(201);
+    const [keyEvent] = await auditedAs(keyRotation, 0);
+    expect(keyEvent!.details.changes).toEqual({ before: { key_id: active.key_id }, after: { key_id: created.body.key_id } });
+  }, 60_000);
+
   it('never records a secret, hash or token: API key values, webhook secrets, OAuth client secrets, passwords', async () => {
     const keyId = `secret-key-${unique()}`;
     const key = await http(base, 'POST', '/v1/api-keys', { token: admin, body: { name: 'secret check', scopes: ['read:logs'] }, headers: { 'x-correlation-id': keyId } });

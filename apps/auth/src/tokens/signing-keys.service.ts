@@ -93,7 +93,8 @@ export class SigningKeysService implements OnModuleInit, OnApplicationShutdown {
   /** Retires the current key and makes a new one, in one transaction under the key lock. */
   private async replace(manager: EntityManager, reason: 'scheduled' | 'requested'): Promise<string> {
     const keepSeconds = this.config.ACCESS_TOKEN_TTL_SECONDS + RETIREMENT_MARGIN_SECONDS;
-    const retired: { kid: string }[] = await manager.query(
+    // An UPDATE ... RETURNING answers [rows, count] through TypeORM.
+    const [retired]: [{ kid: string }[], number] = await manager.query(
       `UPDATE auth.signing_keys SET retired_at = now(), published_until = now() + make_interval(secs => $1) WHERE retired_at IS NULL RETURNING kid`,
       [keepSeconds],
     );
