@@ -114,8 +114,8 @@ export class EventView {
 
   /**
    * Whether the pattern's prefilter refuses every text of this query's shape: each alternative
-   * needs a digit-safe literal the query lacks (shape.ts, 1). The engine then never runs the
-   * pattern on any of them, whatever the pattern is.
+   * needs a literal whose shape-safe part the query lacks (shape.ts, 1). The engine then never
+   * runs the pattern on any of them, whatever the pattern is.
    */
   refusedForShape(pattern: CompiledPattern): boolean {
     const alternatives = pattern.prefilter;
@@ -123,7 +123,7 @@ export class EventView {
     for (const all of alternatives) {
       let refused = false;
       for (const literal of all) {
-        if (literal.digitSafe && !this.contains(literal)) {
+        if (literal.shapeSafe && !this.contains(literal.shapeSafe)) {
           refused = true;
           break;
         }

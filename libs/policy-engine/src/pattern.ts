@@ -39,8 +39,13 @@ export interface SharedLiteral {
    * only in a suffix (`benchmark1(`, `benchmark2(`, ...), and one absent gate answers for all.
    */
   readonly gate: SharedLiteral | undefined;
-  /** Present in every text of a shape or in none (shape.ts `isDigitSafeLiteral`). */
-  readonly digitSafe: boolean;
+  /**
+   * A part of the literal present in every text of a shape or in none (shape.ts
+   * `isDigitSafeLiteral`): the literal itself when digit-safe, else its longest run without
+   * digits (`= ` of `= 12`); undefined if it is all digits. A text that lacks it lacks the literal,
+   * and so does every text of its shape.
+   */
+  readonly shapeSafe: SharedLiteral | undefined;
   stamp: number;
   present: boolean;
 }
@@ -64,10 +69,21 @@ export function sharedLiteral(text: string): SharedLiteral {
   if (!literal) {
     if (internedLiterals.size >= LITERAL_LIMIT) internedLiterals.clear();
     const gate = text.length > GATE_LENGTH ? sharedLiteral(text.slice(0, GATE_LENGTH)) : undefined;
-    literal = { text, gate, digitSafe: isDigitSafeLiteral(text), stamp: -1, present: false };
+    literal = { text, gate, shapeSafe: undefined, stamp: -1, present: false };
+    if (isDigitSafeLiteral(text)) (literal as { shapeSafe: SharedLiteral }).shapeSafe = literal;
+    else {
+      const part = longestDigitFree(text);
+      if (part) (literal as { shapeSafe: SharedLiteral }).shapeSafe = sharedLiteral(part);
+    }
     internedLiterals.set(text, literal);
   }
   return literal;
+}
+
+function longestDigitFree(text: string): string {
+  let best = '';
+  for (const part of text.split(/[0-9]+/)) if (part.length > best.length) best = part;
+  return best;
 }
 
 export class PatternError extends Error {}

@@ -20,7 +20,9 @@
  *    digits and ASCII punctuation as they are and maps each other character on its own (the one
  *    context rule, Greek final sigma, looks only at cased and case-ignorable characters, and digits
  *    are neither), so the folded texts differ in the same free runs, still preceded by the same
- *    non-sticky ASCII characters.
+ *    non-sticky ASCII characters. A literal without digits is digit-safe; so a text that lacks the
+ *    longest digit-free part of any literal (`= ` of `= 12`) lacks the literal, as every text of
+ *    its shape does.
  * 2. *Digit-blind patterns* (`digitBlind`): a regular expression none of whose atoms can match an
  *    ASCII digit and that has no `\B`. A match in T consumes no digit, so it lies between free runs
  *    (or touches none), and its zero-width assertions see the same neighbours in T': `\b` only asks
