@@ -61,7 +61,8 @@ describe('Enforcer.evaluateQuery (decisions by query shape)', () => {
 
   it('gives every statement the decision a fresh evaluation gives, and shares it for pgbench statements', () => {
     const cache = new ShapeDecisions();
-    for (const text of statements(3000)) {
+    // The number the 'number' rule watches, after a text of its shape was decided without it.
+    for (const text of ['select * from t where b = 5', 'select * from t where b = 12', ...statements(3000)]) {
       const kept = enforcer.evaluateQuery(who, text, cache);
       const fresh = enforcer.evaluate(who, 'database.query', text);
       if (JSON.stringify(kept) !== JSON.stringify(fresh)) throw new Error(`the decision kept for ${JSON.stringify(text)} differs from a fresh evaluation`);
