@@ -41,8 +41,8 @@ export class ShapeDecisions {
 }
 
 /** Shapes kept per session (the cache starts again past it), and the longest text kept. */
-const SHAPES_PER_SESSION = 256;
-const MAX_SHAPE_LENGTH = 4096;
+const SHAPES_PER_SESSION = 64;
+const MAX_SHAPE_LENGTH = 2048;
 
 /** One data_protection rule as it applies to a session. */
 export interface ActiveMaskRule {
