@@ -12,6 +12,7 @@ import {
   type PolicySeverity,
   type QueryControlConfig,
 } from './schemas';
+import { isDigitSafeLiteral } from './shape';
 import { type CompiledTimeWindow, compileTimeWindow, describeLocal, inTimeWindow, isValidTimeZone, parseHhMm, Weekdays } from './time-window';
 import type {
   AlertInstruction,
@@ -111,6 +112,27 @@ export class EventView {
     return pattern.hit;
   }
 
+  /**
+   * Whether the pattern's prefilter refuses every text of this query's shape: each alternative
+   * needs a literal whose shape-safe part the query lacks (shape.ts, 1). The engine then never
+   * runs the pattern on any of them, whatever the pattern is.
+   */
+  refusedForShape(pattern: CompiledPattern): boolean {
+    const alternatives = pattern.prefilter;
+    if (!alternatives.length) return false;
+    for (const all of alternatives) {
+      let refused = false;
+      for (const literal of all) {
+        if (literal.shapeSafe && !this.contains(literal.shapeSafe)) {
+          refused = true;
+          break;
+        }
+      }
+      if (!refused) return false;
+    }
+    return true;
+  }
+
   private prefilterPasses(pattern: CompiledPattern): boolean {
     const alternatives = pattern.prefilter;
     if (!alternatives.length) return true;
@@ -165,6 +187,13 @@ export interface CompiledPolicy {
   definition: PolicyDefinition;
   /** The evaluation, or null when the policy does not trigger for this event. */
   evaluate(view: EventView, thresholds: ThresholdState | null): PolicyEvaluation | null;
+  /**
+   * Whether `evaluate` gives an equal answer (and has no other effect) for every event that
+   * differs from this one only in the query, by a query of the same shape (shape.ts). False
+   * whenever unsure: time windows, thresholds, details, query fields of alerting policies, and
+   * query patterns neither digit-blind nor refused by digit-safe prefilter literals.
+   */
+  shapeStable(view: EventView): boolean;
 }
 
 export type ConfigCheck = { ok: true; policy: CompiledPolicy } | { ok: false; errors: FieldError[] };
@@ -277,6 +306,8 @@ function compileAccessControl(definition: PolicyDefinition, config: AccessContro
   const ipText = conditions.allowed_ips?.join(', ') ?? '';
   return {
     definition,
+    // The query plays no part; the time does, through a window.
+    shapeStable: () => !window,
     evaluate(view) {
       const event = view.event;
       if (users && (!event.user || !users.has(event.user))) return null;
@@ -366,6 +397,12 @@ function compileQueryControl(definition: PolicyDefinition, config: QueryControlC
   const exempt = exemptions(config);
   return {
     definition,
+    shapeStable(view) {
+      const event = view.event;
+      if (!event.query || exempt(event)) return true;
+      for (const rule of rules) if (!rule.pattern.digitBlind && !view.refusedForShape(rule.pattern)) return false;
+      return true;
+    },
     evaluate(view) {
       const event = view.event;
       if (!event.query || exempt(event)) return null;
@@ -472,8 +509,13 @@ function compileDataProtection(definition: PolicyDefinition, config: DataProtect
   const outcome = outcomeOf(actions);
   const severity = extra.reduce<PolicySeverity>((s, a) => maxSeverity(s, a.severity ?? 'medium'), extra.length ? 'info' : 'low');
   const alert = alertFrom(actions, `Protected data accessed under policy "${definition.name}"`);
+  // Always true for valid column patterns (identifiers): checked rather than assumed.
+  const columnsDigitSafe = rules.every(({ columns }) => columns.every((c) => c.text.toLowerCase().split('.').every((part) => part === '*' || isDigitSafeLiteral(part))));
   return {
     definition,
+    // Column references read digit-safe literals and the query's identifiers (shape.ts, 1 and 3);
+    // classifications come from details.
+    shapeStable: (view) => columnsDigitSafe && view.event.details === undefined,
     evaluate(view) {
       const event = view.event;
       if (exempt(event)) return null;
@@ -647,8 +689,14 @@ function compileAlerting(definition: PolicyDefinition, config: AlertingConfig, i
     channels: alert.channels ?? [],
   };
   const actions: ExecutedAction[] = [{ type: 'alert', severity: alert.severity, ...(alert.channels?.length ? { channels: alert.channels } : {}) }];
+  const readsQuery = (conditions.fields ?? []).some((f) => f.field === 'query');
   return {
     definition,
+    shapeStable(view) {
+      if (types && !types(view.event.type)) return true;
+      // A threshold counts events; details and the query may hold anything.
+      return !threshold && !readsQuery && view.event.details === undefined;
+    },
     evaluate(view, thresholds) {
       const event = view.event;
       // Every condition is checked before anything is built: most events fail the first one.

@@ -114,16 +114,23 @@ export class PolicyEngine {
     this.dirty = false;
   }
 
-  /** The evaluations of every enabled policy of the event's database that triggers. */
-  evaluate(event: EngineEvent): PolicyEvaluation[] {
+  /**
+   * The evaluations of every enabled policy of the event's database that triggers. With `shape`,
+   * also says whether the same evaluations hold for every event that differs from this one only
+   * by a query of the same shape (`queryShape`; every policy's `shapeStable`), so that a caller
+   * may keep them for that shape until the policies change.
+   */
+  evaluate(event: EngineEvent, shape?: { stable: boolean }): PolicyEvaluation[] {
     if (this.dirty) this.index();
     const plan = this.byDatabase.get(event.database_id) ?? this.everywhere;
     const out: PolicyEvaluation[] = [];
+    if (shape) shape.stable = true;
     if (!plan.length) return out;
     const view = this.view.reset(event);
     try {
       for (const policy of plan) {
         const result = policy.evaluate(view, this.thresholds);
+        if (shape?.stable && !policy.shapeStable(view)) shape.stable = false;
         if (!result) continue;
         if (policy.definition.enforcement_mode === 'shadow') result.shadow = true;
         out.push(result);

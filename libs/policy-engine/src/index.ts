@@ -5,3 +5,4 @@ export * from './schemas';
 export * from './types';
 export * from './compile';
 export * from './engine';
+export * from './shape';

@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import { digitBlind, isDigitSafeLiteral } from './shape';
 
 /**
  * Query patterns run on RE2 semantics (re2js): matching time is linear in the input, whatever the
@@ -23,6 +24,8 @@ export interface CompiledPattern {
   /** Per-event memo of the query test (see `EventView.queryMatches`): the event's stamp and answer. */
   stamp: number;
   hit: boolean;
+  /** No atom can match a digit and no `\B` (shape.ts `digitBlind`): every text of a shape gets one answer. */
+  digitBlind: boolean;
 }
 
 /**
@@ -36,6 +39,13 @@ export interface SharedLiteral {
    * only in a suffix (`benchmark1(`, `benchmark2(`, ...), and one absent gate answers for all.
    */
   readonly gate: SharedLiteral | undefined;
+  /**
+   * A part of the literal present in every text of a shape or in none (shape.ts
+   * `isDigitSafeLiteral`): the literal itself when digit-safe, else its longest run without
+   * digits (`= ` of `= 12`); undefined if it is all digits. A text that lacks it lacks the literal,
+   * and so does every text of its shape.
+   */
+  readonly shapeSafe: SharedLiteral | undefined;
   stamp: number;
   present: boolean;
 }
@@ -59,10 +69,21 @@ export function sharedLiteral(text: string): SharedLiteral {
   if (!literal) {
     if (internedLiterals.size >= LITERAL_LIMIT) internedLiterals.clear();
     const gate = text.length > GATE_LENGTH ? sharedLiteral(text.slice(0, GATE_LENGTH)) : undefined;
-    literal = { text, gate, stamp: -1, present: false };
+    literal = { text, gate, shapeSafe: undefined, stamp: -1, present: false };
+    if (isDigitSafeLiteral(text)) (literal as { shapeSafe: SharedLiteral }).shapeSafe = literal;
+    else {
+      const part = longestDigitFree(text);
+      if (part) (literal as { shapeSafe: SharedLiteral }).shapeSafe = sharedLiteral(part);
+    }
     internedLiterals.set(text, literal);
   }
   return literal;
+}
+
+function longestDigitFree(text: string): string {
+  let best = '';
+  for (const part of text.split(/[0-9]+/)) if (part.length > best.length) best = part;
+  return best;
 }
 
 export class PatternError extends Error {}
@@ -90,6 +111,7 @@ export function compilePattern(source: string, caseSensitive = false): CompiledP
     prefilter: literals.map((all) => all.map(sharedLiteral)),
     stamp: -1,
     hit: false,
+    digitBlind: digitBlind(source),
   };
   internedPatterns.set(key, new WeakRef(pattern));
   forgetPattern.register(pattern, key);

@@ -91,6 +91,28 @@ describe('CaptureBuffer publishing', () => {
   });
 });
 
+describe('CaptureBuffer batch bounds', () => {
+  it('takes every record whose JSON fits the byte bound, whether or not it fits at 3 bytes per character', async () => {
+    // About 1,000 ASCII characters each: 5 fit 6,000 bytes exactly measured, 1 at 3 bytes per character.
+    const sized = (i: number) => {
+      const r = { id: `pgp_${i}`, type: 'database.query' as const, database_id: 'db_shop', details: { query: `SELECT '${'x'.repeat(880)}'` } };
+      return { id: r.id, type: r.type, database_id: r.database_id, json: JSON.stringify(r) };
+    };
+    for (const [maxBatchBytes, publishes] of [
+      [100_000, [10]],
+      [6_000, [5, 5]],
+    ] as const) {
+      const sink = new CountingSink();
+      await sink.bus.subscribe({ groupId: 'test', topics: [Topics.auditIngest], handler: async () => undefined });
+      const capture = buffer(sink, { lingerMs: 60_000, maxBatchBytes });
+      capture.start();
+      for (let i = 0; i < 10; i++) capture.add(sized(i));
+      await capture.stop();
+      expect(sink.publishes).toEqual(publishes);
+    }
+  });
+});
+
 describe('CaptureBuffer spill space', () => {
   /** A broker that never answers, until `up`. */
   class DownSink implements RecordSink {

@@ -198,6 +198,11 @@ export class CaptureBuffer {
     const size = this.options.batchSize ?? 2000;
     const maxBytes = this.options.maxBatchBytes ?? 768 * 1024;
     const end = Math.min(records.length, from + size);
+    // A UTF-16 code unit is at most 3 bytes of UTF-8: when that bound fits, every record does,
+    // and no text is measured (Buffer.byteLength walks all of it).
+    let bound = 0;
+    for (let j = from; j < end && bound <= maxBytes; j++) bound += 3 * records[j]!.json.length + RECORD_OVERHEAD_BYTES;
+    if (bound <= maxBytes) return end - from;
     let bytes = 0;
     let i = from;
     for (; i < end; i++) {

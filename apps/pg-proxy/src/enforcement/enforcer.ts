@@ -1,5 +1,5 @@
 import { enforcementModeOf, type PolicySnapshot } from '@vigil/contracts';
-import { type EngineEvent, exemptionOf, type MaskingMethod, type PolicyEvaluation } from '@vigil/policy-engine';
+import { type EngineEvent, exemptionOf, type MaskingMethod, type PolicyEvaluation, queryShape } from '@vigil/policy-engine';
 import type { Taint } from '../masking/protection';
 import type { PolicyStore } from '../policies/policy-store';
 import type { StatementInfo } from '../sql/sql-analyzer';
@@ -27,6 +27,22 @@ export interface Decision {
   infos?: StatementInfo[] | null;
   taints?: (Taint | null)[];
 }
+
+/**
+ * A session's statement decisions by query shape (policy-engine shape.ts): texts that differ only
+ * in free-standing numbers share one evaluation when the engine proves, for the policies of the
+ * moment, that every text of the shape gets the same one. Emptied when the policies change.
+ */
+export class ShapeDecisions {
+  generation = -1;
+  readonly byShape = new Map<string, Decision>();
+  hits = 0;
+  misses = 0;
+}
+
+/** Shapes kept per session (the cache starts again past it), and the longest text kept. */
+const SHAPES_PER_SESSION = 64;
+const MAX_SHAPE_LENGTH = 2048;
 
 /** One data_protection rule as it applies to a session. */
 export interface ActiveMaskRule {
@@ -58,7 +74,35 @@ interface ProtectionConfig {
 export class Enforcer {
   constructor(readonly store: PolicyStore) {}
 
-  evaluate(who: SessionIdentity, type: EngineEvent['type'], query?: string, at = Date.now()): Decision {
+  /**
+   * A statement's decision, shared with earlier statements of the same shape in `cache` when the
+   * engine found it stable for the shape (the same evaluations, block and shadow results as a
+   * fresh evaluation would give). The decision returned is shared: callers must not change it.
+   */
+  evaluateQuery(who: SessionIdentity, query: string, cache: ShapeDecisions): Decision {
+    if (query.length > MAX_SHAPE_LENGTH) return this.evaluate(who, 'database.query', query);
+    const generation = this.store.generation;
+    if (cache.generation !== generation) {
+      cache.byShape.clear();
+      cache.generation = generation;
+    }
+    const shape = queryShape(query);
+    const kept = cache.byShape.get(shape);
+    if (kept) {
+      cache.hits++;
+      return kept;
+    }
+    cache.misses++;
+    const stability = { stable: false };
+    const decision = this.evaluate(who, 'database.query', query, Date.now(), stability);
+    if (stability.stable) {
+      if (cache.byShape.size >= SHAPES_PER_SESSION) cache.byShape.clear();
+      cache.byShape.set(shape, decision);
+    }
+    return decision;
+  }
+
+  evaluate(who: SessionIdentity, type: EngineEvent['type'], query?: string, at = Date.now(), shape?: { stable: boolean }): Decision {
     const event: EngineEvent = {
       type,
       database_id: who.databaseId,
@@ -70,7 +114,7 @@ export class Enforcer {
     };
     // Assigned rather than spread from a temporary object: this runs for every statement.
     if (query !== undefined) event.query = query;
-    const evaluations = this.store.engine.evaluate(event);
+    const evaluations = this.store.engine.evaluate(event, shape);
     const decision: Decision = { evaluations, wouldBlock: [] };
     for (const evaluation of evaluations) {
       if (evaluation.action_taken !== 'blocked') continue;

@@ -4,7 +4,7 @@ import { type SecureContext, TLSSocket } from 'node:tls';
 import type { AuditEventType } from '@vigil/contracts';
 import type { Logger } from '@vigil/platform';
 import { type CaptureBuffer, serializeRecord } from '../capture/capture-buffer';
-import type { ActiveMaskRule, Decision, Enforcer, SessionIdentity } from '../enforcement/enforcer';
+import { type ActiveMaskRule, type Decision, type Enforcer, type SessionIdentity, ShapeDecisions } from '../enforcement/enforcer';
 import type { Catalog } from '../masking/catalog';
 import { type ColumnMask, maskRow, planMasks } from '../masking/masking';
 import { moveTaint, plainOutputs, type ProtectionView, protectionView, readTaint, type SessionNames, sharedProtectionView, statementTaint, type Taint } from '../masking/protection';
@@ -450,7 +450,7 @@ export class Session {
     const texts = infos ? infos.map((i) => i.text) : [text];
     const merged: Decision = { evaluations: [], wouldBlock: [] };
     for (let i = 0; i < texts.length; i++) {
-      const d = this.deps.enforcer.evaluate(this.identity, 'database.query', texts[i]);
+      const d = this.deps.enforcer.evaluateQuery(this.identity, texts[i]!, this.decisions);
       merged.evaluations.push(...d.evaluations);
       merged.wouldBlock.push(...d.wouldBlock);
       if (d.block && !merged.block) merged.block = d.block;
@@ -487,6 +487,9 @@ export class Session {
     }
     return merged;
   }
+
+  /** Policy decisions of this session's statements by query shape (Enforcer.evaluateQuery). */
+  private readonly decisions = new ShapeDecisions();
 
   private protection: { view: ProtectionView; snapshot: unknown; generation: number } | undefined;
   /** When the catalog snapshot last failed to load (masking then treats every statement as tainted). */
