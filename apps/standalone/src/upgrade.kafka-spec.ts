@@ -100,6 +100,7 @@ describe('an upgrade from the previous release to this build, under load', () =>
         migrations.push(`${service}: ${result ? JSON.stringify(JSON.parse(result).result.applied) : output.trim().slice(-200)}`);
       }
       after = await schemaStates(system.db);
+      process.stdout.write(`upgrade: this build's migrate done (${((Date.now() - upgradeBegan) / 1000).toFixed(1)} s into the scenario): ${migrations.join('; ')}\n`);
       // Fenced: the fence now excludes the release the schema was at before this build's migrate.
       fenced = after.filter((state) => state.minWriter !== null && state.minWriter > before.find((b) => b.schema === state.schema)!.release);
       const unguarded = fenced.filter((state) => before.find((b) => b.schema === state.schema)!.minWriter === null);
@@ -130,6 +131,7 @@ describe('an upgrade from the previous release to this build, under load', () =>
         replica.env = { ...replica.env, MIGRATE_ON_START: 'false' };
         await system.start(replica);
         stops.push({ replica: `${replica.service}#${replica.index}`, exit, line: `exit ${exit} in ${((exitedAt - signalled) / 1000).toFixed(1)} s, ready ${((Date.now() - exitedAt) / 1000).toFixed(1)} s` });
+        process.stdout.write(`upgrade: ${stops.at(-1)!.replica} replaced: ${stops.at(-1)!.line} (${((Date.now() - upgradeBegan) / 1000).toFixed(1)} s into the scenario)\n`);
       }
       return startedLast;
     });
@@ -164,5 +166,6 @@ describe('an upgrade from the previous release to this build, under load', () =>
     });
     // Graceful stops: no webhook or alert copy is sent twice either.
     expectExact(row);
-  }, 1_200_000);
+    // Generous: on a busy 2-core machine each of the seven replicas takes a minute or more to start.
+  }, 2_700_000);
 });
