@@ -56,6 +56,10 @@ export interface Replica {
   child?: ChildService;
   /** Every earlier process of this replica, for the output of a failed run. */
   outputs: string[];
+  /** The folder of bundles (`<service>/main.js`) it starts from: another release's; default the system's own build. */
+  bundles?: string;
+  /** Variables of this replica alone, over the system's. */
+  env?: Record<string, string>;
 }
 
 export interface DistributedSystem {
@@ -65,7 +69,11 @@ export interface DistributedSystem {
   /** The TCP relay every service reaches PostgreSQL through: cut it for an outage. */
   databaseRelay: TcpProxy;
   adminPassword: string;
+  /** The folder of this build's bundles (`<service>/main.js`). */
+  bundles: string;
   replicas: Replica[];
+  /** Every variable a replica is started with (besides what spawnJs adds). */
+  env(replica: Replica): Record<string, string>;
   replica(service: ServiceName, index?: number): Replica;
   /** Starts (or restarts) a replica's process and waits until it answers ready. */
   start(replica: Replica, timeoutMs?: number): Promise<void>;
@@ -98,6 +106,8 @@ export async function startDistributedSystem(
      * fail modes).
      */
     proxy?: { databases: Record<string, string>; env?: Record<string, string> };
+    /** Every replica (added ones too) starts from these bundles (`<service>/main.js`) until its own `bundles` is changed: another release's. */
+    bundles?: string;
   } = {},
 ): Promise<DistributedSystem> {
   const bundles = join(ROOT, 'tmp', `faults-${randomBytes(4).toString('hex')}`);
@@ -120,7 +130,7 @@ export async function startDistributedSystem(
   const replicas: Replica[] = [];
   const newReplica = async (service: ServiceName): Promise<Replica> => {
     const index = replicas.filter((r) => r.service === service).length;
-    const replica: Replica = { service, index, httpPort: await freePort(), rpcPort: RPC_VARIABLE[service] ? await freePort() : undefined, outputs: [] };
+    const replica: Replica = { service, index, httpPort: await freePort(), rpcPort: RPC_VARIABLE[service] ? await freePort() : undefined, outputs: [], bundles: options.bundles };
     if (service === PROXY) {
       replica.proxyPort = await freePort();
       replica.spillDir = join(bundles, `pg-proxy-spill-${index}`);
@@ -175,12 +185,12 @@ export async function startDistributedSystem(
         ...options.proxy.env,
       });
     }
-    return env;
+    return { ...env, ...replica.env };
   };
 
   const start = async (replica: Replica, timeoutMs = 240_000) => {
     if (replica.child && replica.child.process.exitCode === null && replica.child.process.signalCode === null) throw new Error(`${replica.service}#${replica.index} is running`);
-    const child = spawnJs(join(bundles, replica.service, 'main.js'), serviceEnv(replica));
+    const child = spawnJs(join(replica.bundles ?? bundles, replica.service, 'main.js'), serviceEnv(replica));
     replica.child = child;
     await waitFor(
       async () => {
@@ -223,7 +233,9 @@ export async function startDistributedSystem(
     kafka,
     databaseRelay,
     adminPassword,
+    bundles,
     replicas,
+    env: serviceEnv,
     replica: (service, index = 0) => {
       const found = replicas.find((r) => r.service === service && r.index === index);
       if (!found) throw new Error(`no replica ${service}#${index}`);
