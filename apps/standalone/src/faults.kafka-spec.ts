@@ -14,8 +14,9 @@ const KILLED: ServiceName[] = ['gateway', 'auth', 'policy', 'event-ingest', 'del
  * Recovery bounds every scenario must meet (docs/operations.md#faults): generous, since on a busy
  * 2-core machine they include a process start (the gateway's, or event-ingest's waiting for the
  * policies) and, end to end, the backlog built up during the fault and a killed worker's lease.
+ * Measured with a load average of 35 to 50: the gateway's restart took 110 s to its first answer.
  */
-const RECOVERY_BOUND_MS = { http: 90_000, endToEnd: 150_000 };
+const RECOVERY_BOUND_MS = { http: 150_000, endToEnd: 180_000 };
 
 /**
  * Faults on the distributed deployment: every service its own process (testing/distributed-processes.ts)
