@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { quoteIdent } from '@vigil/database';
+import { ChannelListener } from '@vigil/database';
 import { ulid } from '@vigil/domain';
 import { CONFIG, Counter, LOGGER, type Logger, Registry, serviceTracer } from '@vigil/platform';
 import { inAttemptSpan } from '../deliveries/attempt-span';
@@ -12,12 +12,6 @@ import { AlertSender } from './alert-sender';
 
 const CLAIM_BATCH = 200;
 const STOP_WAIT_MS = 10_000;
-
-interface ListenerClient {
-  on(event: 'notification' | 'error', listener: (arg?: unknown) => void): void;
-  removeAllListeners(event: string): void;
-  query(sql: string): Promise<unknown>;
-}
 
 /**
  * Sends queued alert deliveries. Like the webhook workers: claimed under a lease with SKIP LOCKED
@@ -34,7 +28,7 @@ export class AlertDeliveryWorker implements OnApplicationBootstrap, OnModuleDest
   private readonly sends = new Set<Promise<void>>();
   private outcomes: AlertAttemptRecord[] = [];
   private flushing: Promise<void> | undefined;
-  private listener: { client: ListenerClient; release: (error?: unknown) => void } | undefined;
+  private listener: ChannelListener | undefined;
   private readonly logger: Logger;
   private readonly tracer = serviceTracer('delivery');
   private readonly attemptsTotal: Counter;
@@ -66,35 +60,21 @@ export class AlertDeliveryWorker implements OnApplicationBootstrap, OnModuleDest
     await Promise.race([Promise.allSettled([...this.sends]), new Promise((r) => (timer = setTimeout(r, STOP_WAIT_MS)))]);
     clearTimeout(timer);
     await this.flush();
-    this.dropListener();
+    this.listener?.close();
+    this.listener = undefined;
   }
 
   private async listen(): Promise<void> {
-    const driver = this.dataSource.driver as unknown as { obtainMasterConnection(): Promise<[ListenerClient, (error?: unknown) => void]> };
-    const [client, release] = await driver.obtainMasterConnection();
-    client.on('notification', () => this.wake?.());
-    client.on('error', (error) => {
-      this.logger.warn({ err: error }, 'LISTEN connection lost; polling');
-      if (this.listener?.client === client) this.dropListener(error);
+    this.listener = await ChannelListener.open(this.dataSource, ALERT_DELIVERIES_CHANNEL, {
+      onNotification: () => this.wake?.(),
+      onLost: (error) => this.logger.warn({ err: error }, 'LISTEN connection lost; polling'),
     });
-    await client.query(`LISTEN ${quoteIdent(ALERT_DELIVERIES_CHANNEL)}`);
-    this.listener = { client, release };
-  }
-
-  private dropListener(error?: unknown) {
-    if (!this.listener) return;
-    const { client, release } = this.listener;
-    this.listener = undefined;
-    client.removeAllListeners('notification');
-    client.removeAllListeners('error');
-    client.on('error', () => undefined);
-    release(error);
   }
 
   private async run(): Promise<void> {
     let backoff = 0;
     while (this.running) {
-      if (!this.listener && backoff === 0) await this.listen().catch(() => undefined);
+      if (!this.listener?.active && backoff === 0) await this.listen().catch(() => undefined);
       const free = this.config.ALERT_MAX_IN_FLIGHT - this.inFlight;
       let full = false;
       if (free > 0) {

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { ulid } from '@vigil/domain';
-import { quoteIdent } from '@vigil/database';
+import { ChannelListener } from '@vigil/database';
 import { CONFIG, Counter, Histogram, LOGGER, type Logger, Registry, SecretBox, secretContext, serviceTracer } from '@vigil/platform';
 import { inAttemptSpan } from './attempt-span';
 import { DataSource } from 'typeorm';
@@ -36,12 +36,6 @@ const LEASE_MARGIN_MS = 5_000;
  * alone while the claim loop runs beside them.
  */
 const FUSED_CLAIM_MAX = 64;
-
-interface ListenerClient {
-  on(event: 'notification' | 'error', listener: (arg?: unknown) => void): void;
-  removeAllListeners(event: string): void;
-  query(sql: string): Promise<unknown>;
-}
 
 interface Leased {
   delivery: ClaimedDelivery;
@@ -82,7 +76,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private releases: string[] = [];
   private flushing: Promise<void> | undefined;
   private readonly secretCache = new Map<string, string>();
-  private listener: { client: ListenerClient; release: (error?: unknown) => void } | undefined;
+  private listener: ChannelListener | undefined;
   private readonly logger: Logger;
   private readonly attemptsTotal: Counter;
   private readonly latency: Histogram;
@@ -130,36 +124,22 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
     await Promise.race([Promise.allSettled([...this.sends]), new Promise((r) => (timer = setTimeout(r, STOP_WAIT_MS)))]);
     clearTimeout(timer);
     await this.flush();
-    this.dropListener();
+    this.listener?.close();
+    this.listener = undefined;
     this.egress.close();
   }
 
   private async listen(): Promise<void> {
-    const driver = this.dataSource.driver as unknown as { obtainMasterConnection(): Promise<[ListenerClient, (error?: unknown) => void]> };
-    const [client, release] = await driver.obtainMasterConnection();
-    client.on('notification', () => this.wake?.());
-    client.on('error', (error) => {
-      this.logger.warn({ err: error }, 'LISTEN connection lost; polling');
-      if (this.listener?.client === client) this.dropListener(error);
+    this.listener = await ChannelListener.open(this.dataSource, DELIVERIES_CHANNEL, {
+      onNotification: () => this.wake?.(),
+      onLost: (error) => this.logger.warn({ err: error }, 'LISTEN connection lost; polling'),
     });
-    await client.query(`LISTEN ${quoteIdent(DELIVERIES_CHANNEL)}`);
-    this.listener = { client, release };
-  }
-
-  private dropListener(error?: unknown) {
-    if (!this.listener) return;
-    const { client, release } = this.listener;
-    this.listener = undefined;
-    client.removeAllListeners('notification');
-    client.removeAllListeners('error');
-    client.on('error', () => undefined);
-    release(error);
   }
 
   private async run(): Promise<void> {
     let backoff = 0;
     while (this.running) {
-      if (!this.listener && backoff === 0) await this.listen().catch(() => undefined);
+      if (!this.listener?.active && backoff === 0) await this.listen().catch(() => undefined);
       let full = false;
       try {
         const { claimed, want } = await this.claimSlots((limit, perEndpoint) =>

@@ -2,7 +2,7 @@ import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationB
 import { type AuditEvent, type EventEnvelope, MessageHeaders, Topics } from '@vigil/contracts';
 import { MESSAGE_BUS, type MessageBus, type OutgoingMessage, publishTraced } from '@vigil/messaging';
 import { CONFIG, LOGGER, type Logger, serviceTracer } from '@vigil/platform';
-import { afterCommit } from '@vigil/database';
+import { afterCommit, ChannelListener } from '@vigil/database';
 import { DataSource } from 'typeorm';
 import type { EventIngestConfig } from '../event-ingest.service-definition';
 import { CommittedEvents } from './committed-events';
@@ -11,12 +11,6 @@ import { EventsRepository } from './events.repository';
 export const EVENTS_RELAY_CHANNEL = 'vigil_events_relay';
 /** Largest publish to the bus at once (characters of message values, a little under Kafka's default limit). */
 const PUBLISH_SLICE_BYTES = 512 * 1024;
-
-interface ListenerClient {
-  on(event: 'notification' | 'error', listener: (arg?: unknown) => void): void;
-  removeAllListeners(event: string): void;
-  query(sql: string): Promise<unknown>;
-}
 
 export function toEnvelope(event: AuditEvent, correlationId: string | null): EventEnvelope<AuditEvent> {
   return {
@@ -43,7 +37,7 @@ export class EventsRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
-  private listener: { client: ListenerClient; release: (error?: unknown) => void } | undefined;
+  private listener: ChannelListener | undefined;
   private readonly logger: Logger;
   private readonly tracer = serviceTracer('event-ingest');
   published = 0;
@@ -66,31 +60,16 @@ export class EventsRelay implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   private async listen() {
-    const driver = this.dataSource.driver as unknown as { obtainMasterConnection(): Promise<[ListenerClient, (e?: unknown) => void]> };
-    const [client, release] = await driver.obtainMasterConnection();
-    client.on('notification', () => this.wake?.());
-    client.on('error', (error: unknown) => {
-      this.logger.warn({ err: error }, 'LISTEN connection lost; polling');
-      if (this.listener?.client === client) this.dropListener(true);
+    this.listener = await ChannelListener.open(this.dataSource, EVENTS_RELAY_CHANNEL, {
+      onNotification: () => this.wake?.(),
+      onLost: (error) => this.logger.warn({ err: error }, 'LISTEN connection lost; polling'),
     });
-    await client.query(`LISTEN ${EVENTS_RELAY_CHANNEL}`);
-    this.listener = { client, release };
-  }
-
-  private dropListener(broken: boolean) {
-    if (!this.listener) return;
-    const { client, release } = this.listener;
-    this.listener = undefined;
-    client.removeAllListeners('notification');
-    client.removeAllListeners('error');
-    client.on('error', () => undefined);
-    release(broken ? new Error('listener connection lost') : undefined);
   }
 
   private async run() {
     let backoff = 0;
     while (this.running) {
-      if (!this.listener) await this.listen().catch(() => undefined);
+      if (!this.listener?.active) await this.listen().catch(() => undefined);
       try {
         const count = await this.relayOnce();
         backoff = 0;
@@ -167,7 +146,8 @@ export class EventsRelay implements OnApplicationBootstrap, BeforeApplicationShu
     } catch (error) {
       this.logger.warn({ err: error }, 'could not drain at shutdown; the next start publishes the rest');
     }
-    this.dropListener(false);
+    this.listener?.close();
+    this.listener = undefined;
   }
 
   async backlog(): Promise<number> {

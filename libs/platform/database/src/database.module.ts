@@ -2,6 +2,7 @@ import { type DynamicModule, Global, Inject, Injectable, Module, type OnApplicat
 import { SERVICE_CONTEXT, type ServiceContext, StartRefused } from '@vigil/platform';
 import { DataSource } from 'typeorm';
 import { createServiceDataSource, type EntityList, pingDatabase, runMigrations } from './data-source';
+import { closeDataSource, poolFigures } from './pool-connections';
 import { currentRole, grantRuntimeRoles, pendingMigrations, privilegesBeyondRuntime, type ServiceDatabase } from './roles';
 import { WriterFence } from './writer-fence';
 
@@ -18,15 +19,19 @@ class DataSourceCloser implements OnApplicationShutdown {
     @Inject(SERVICE_CONTEXT) private readonly context: ServiceContext,
   ) {}
   // Last phase of shutdown: consumers and relays have stopped and committed by now. Closing the
-  // pool waits for every connection taken from it to be given back: a stop that times out here
-  // names how many are still out.
+  // pool waits for every connection taken from it to be given back, except those whose socket is
+  // already closed (closeDataSource): a stop that times out here names how many are still out.
   async onApplicationShutdown() {
     if (!this.dataSource.isInitialized) return;
-    const pool = (this.dataSource.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number } }).master;
     await this.context.shutdown.step(
       'database pool close',
-      () => this.dataSource.destroy(),
-      () => pool && { connections: pool.totalCount, idle: pool.idleCount, waiting_for_a_connection: pool.waitingCount },
+      async () => {
+        const { abandoned } = await closeDataSource(this.dataSource);
+        if (abandoned) {
+          this.context.logger.warn({ abandoned }, 'database pool closed with connections never given back, their sockets already closed');
+        }
+      },
+      () => poolFigures(this.dataSource),
     );
   }
 }

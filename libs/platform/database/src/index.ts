@@ -7,3 +7,4 @@ export * from './roles';
 export * from './database-commands';
 export * from './sealed-secrets';
 export * from './writer-fence';
+export * from './pool-connections';

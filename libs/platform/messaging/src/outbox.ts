@@ -1,5 +1,5 @@
 import { type EventEnvelope, MessageHeaders } from '@vigil/contracts';
-import { quoteIdent, sqlMigration } from '@vigil/database';
+import { ChannelListener, quoteIdent, sqlMigration } from '@vigil/database';
 import { SpanKind, type Tracer } from '@opentelemetry/api';
 import { currentCorrelationId, inSpan, injectTraceContext, type Logger, type Registry, tracingEnabled } from '@vigil/platform';
 import { publishTraced } from './traced-publish';
@@ -64,12 +64,6 @@ export function outboxChannel(schema: string): string {
   return `vigil_outbox_${schema}`;
 }
 
-interface ListenerClient {
-  on(event: 'notification' | 'error', listener: (arg?: unknown) => void): void;
-  removeAllListeners(event: string): void;
-  query(sql: string): Promise<unknown>;
-}
-
 interface OutboxRow {
   seq: string;
   message_id: string;
@@ -104,7 +98,7 @@ export class OutboxRelay {
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
-  private listener: { release(): void; client: ListenerClient } | undefined;
+  private listener: ChannelListener | undefined;
   private readonly lockKey: string;
   private listenAgain = false;
   published = 0;
@@ -125,29 +119,15 @@ export class OutboxRelay {
   }
 
   private async listen() {
-    const driver = this.options.dataSource.driver as unknown as {
-      obtainMasterConnection(): Promise<[ListenerClient, () => void]>;
-    };
-    const [client, release] = await driver.obtainMasterConnection();
-    client.on('notification', () => this.wake?.());
-    // A dropped connection (database restart) must not crash the process: fall back to polling
-    // and listen again on the next turn of the loop.
-    client.on('error', (error: unknown) => {
-      this.options.logger.warn({ err: error }, 'outbox: LISTEN connection lost');
-      if (this.listener?.client === client) this.dropListener(true);
+    this.listener = await ChannelListener.open(this.options.dataSource, outboxChannel(this.options.schema), {
+      onNotification: () => this.wake?.(),
+      // A dropped connection (database restart) must not crash the process: fall back to polling
+      // and listen again on the next turn of the loop.
+      onLost: (error) => {
+        this.options.logger.warn({ err: error }, 'outbox: LISTEN connection lost');
+        this.listenAgain = this.running;
+      },
     });
-    try {
-      await client.query(`LISTEN ${quoteIdent(outboxChannel(this.options.schema))}`);
-    } catch (error) {
-      // Given back (and discarded): a connection kept out of the pool forever holds its close at
-      // shutdown (seen: a stop waiting on one checked-out connection whose socket was gone).
-      client.removeAllListeners('notification');
-      client.removeAllListeners('error');
-      client.on('error', () => undefined);
-      (release as (error?: unknown) => void)(error);
-      throw error;
-    }
-    this.listener = { client, release };
   }
 
   private async run(): Promise<void> {
@@ -217,19 +197,8 @@ export class OutboxRelay {
     } catch (error) {
       this.options.logger.warn({ err: error }, 'outbox: could not drain at shutdown; rows stay for the next start');
     }
-    this.dropListener(false);
-  }
-
-  private dropListener(reconnect: boolean) {
-    if (!this.listener) return;
-    const { client, release } = this.listener;
+    this.listener?.close();
     this.listener = undefined;
-    client.removeAllListeners('notification');
-    // Keep an error listener: a broken client may still emit one after release.
-    client.removeAllListeners('error');
-    client.on('error', () => undefined);
-    (release as (error?: unknown) => void)(reconnect ? new Error('listener connection lost') : undefined);
-    this.listenAgain = reconnect && this.running;
   }
 
   async backlog(): Promise<{ count: number; oldestAgeSeconds: number }> {
