@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { createTestDatabase, type TestDatabase, testServerUrl, waitFor } from '@vigil/testing';
 import { Client } from 'pg';
 import { type DistributedSystem, startDistributedSystem } from './testing/distributed-processes';
-import { expectExact, type FaultBench, type FaultRow, HOOK, prepareFaultBench } from './testing/fault-scenario';
+import { expectExact, explainFailure, type FaultBench, type FaultRow, HOOK, prepareFaultBench } from './testing/fault-scenario';
 import { type PrivateKafka, startPrivateKafka } from './testing/private-kafka';
 
 /**
@@ -109,8 +109,10 @@ describe('faults of the Kafka broker and of pg-proxy on the distributed deployme
   }, 120_000);
 
   function expectRecovered(row: FaultRow) {
-    expect(row.httpRecoveryMs).toBeLessThanOrEqual(BOUNDS.httpMs);
-    expect(row.endToEndRecoveryMs).toBeLessThanOrEqual(BOUNDS.endToEndMs);
+    explainFailure(row, () => {
+      expect(row.httpRecoveryMs).toBeLessThanOrEqual(BOUNDS.httpMs);
+      expect(row.endToEndRecoveryMs).toBeLessThanOrEqual(BOUNDS.endToEndMs);
+    });
   }
 
   const proxyUrl = () => {
@@ -212,15 +214,17 @@ describe('faults of the Kafka broker and of pg-proxy on the distributed deployme
         const line = `proxy: ${proxy.sent.length} statements (${proxy.count('ok')} run, ${proxy.count('53000')} refused with 53000, ${others.length} other), ${okBeforeFull} run during the cut before it filled, ${spilled} spill segments at full; stored ${counted.rows} rows / ${counted.ids} distinct (${counted.refused} refused), ${counted.deliveryRows} webhook deliveries / ${counted.copies} copies; first statement admitted ${((proxyRecoveredAt - faultEnded) / 1000).toFixed(1)} s after the broker returned`;
         proxyRows.push(line);
         process.stdout.write(`faults: ${line}\n`);
-        expect(others).toEqual([]);
-        // Every statement sent, run or refused, stored once and delivered once.
-        const { numbers: _, copies, refused, ...exact } = counted;
-        expect(exact).toEqual({ rows: sent, ids: sent, statements: sent, deliveryRows: sent, deliveryRowsSucceeded: sent, received: sent });
-        expect(refused).toBe(proxy.count('53000'));
-        expect(copies).toBeGreaterThanOrEqual(sent);
-        expect(spilled).toBeGreaterThan(0);
-        expect(refusedDuringCut).toBeGreaterThanOrEqual(10);
-        expect(proxyRecoveredAt - faultEnded).toBeLessThanOrEqual(BOUNDS.proxyMs);
+        explainFailure(row, () => {
+          expect(others).toEqual([]);
+          // Every statement sent, run or refused, stored once and delivered once.
+          const { numbers: _, copies, refused, ...exact } = counted;
+          expect(exact).toEqual({ rows: sent, ids: sent, statements: sent, deliveryRows: sent, deliveryRowsSucceeded: sent, received: sent });
+          expect(refused).toBe(proxy.count('53000'));
+          expect(copies).toBeGreaterThanOrEqual(sent);
+          expect(spilled).toBeGreaterThan(0);
+          expect(refusedDuringCut).toBeGreaterThanOrEqual(10);
+          expect(proxyRecoveredAt! - faultEnded).toBeLessThanOrEqual(BOUNDS.proxyMs);
+        });
         expectExact(row, { copiesMayRepeat: true });
         expectRecovered(row);
       } finally {
@@ -262,7 +266,9 @@ describe('faults of the Kafka broker and of pg-proxy on the distributed deployme
         expectExact(row);
         expectRecovered(row);
         // Nothing stored or delivered twice; a record the killed process held in memory is lost (docs/proxy.md).
-        expect({ rows: counted.rows, ids: counted.ids, deliveryRows: counted.deliveryRows }).toEqual({ rows: counted.statements, ids: counted.statements, deliveryRows: counted.statements });
+        explainFailure(row, () =>
+          expect({ rows: counted.rows, ids: counted.ids, deliveryRows: counted.deliveryRows }).toEqual({ rows: counted.statements, ids: counted.statements, deliveryRows: counted.statements }),
+        );
       } finally {
         await proxy.stop();
       }
