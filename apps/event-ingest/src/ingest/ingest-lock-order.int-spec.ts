@@ -35,6 +35,7 @@ describe('ingest lock order (real PostgreSQL)', () => {
   let dataSource: DataSource;
   let ingest: IngestService;
   let handle: InboxConsumerOptions<AuditRecord>['handle'];
+  let monitor: DatabaseMonitor;
 
   beforeAll(async () => {
     opened = await openEventIngestDatabase('ingest-lock-order');
@@ -46,11 +47,12 @@ describe('ingest lock order (real PostgreSQL)', () => {
     const config = { INGEST_BATCH_SIZE: 1000, EVENTS_RELAY_BATCH: 100, INTEGRITY_LOG: true, DATABASE_SILENCE_SECONDS: 300, DATABASE_MONITOR_INTERVAL_MS: 60_000 } as EventIngestConfig;
     const consumers: InboxConsumerOptions<unknown>[] = [];
     const messaging = { addConsumer: (options: InboxConsumerOptions<unknown>) => consumers.push(options) } as unknown as MessagingRuntime;
+    monitor = new DatabaseMonitor(dataSource, new DatabasesRepository(), outbox, messaging, config, logger);
     ingest = new IngestService(
       dataSource,
       new EventsRepository(dataSource),
       new EnforcementService(cache, outbox, new Registry()),
-      new DatabaseMonitor(dataSource, new DatabasesRepository(), outbox, messaging, config, logger),
+      monitor,
       new CommittedEvents(config),
       new CommittedLeaves(),
       config,
@@ -114,6 +116,45 @@ describe('ingest lock order (real PostgreSQL)', () => {
       { producer_id: 'http-1', ingested_by: user },
       { producer_id: 'kafka-1', ingested_by: { kind: 'producer', id: `kafka:${Topics.auditIngest}` } },
       { producer_id: 'proxy-1', ingested_by: { kind: 'proxy', id: 'pg-proxy@host' } },
+    ]);
+  }, 60_000);
+
+  it("the silence sweep and an ingest of two silent databases both commit: the sweep locks registry rows in the ingest's order", async () => {
+    // Two connected databases, db_sweep_z registered (and last updated) before db_sweep_a: a scan
+    // of the table meets z first, the ingest's sorted order takes a first.
+    await ingest.ingest([record('sweep-seed-z', 'db_sweep_z')], null);
+    await ingest.ingest([record('sweep-seed-a', 'db_sweep_a')], null);
+    await dataSource.query(`UPDATE event_ingest.databases SET last_event_at = now() - interval '1 hour' WHERE id = 'db_sweep_z'`);
+    await dataSource.query(`UPDATE event_ingest.databases SET last_event_at = now() - interval '1 hour' WHERE id = 'db_sweep_a'`);
+
+    // The ingest holds db_sweep_a (its first row) when the sweep comes to it.
+    let holdsFirstRow!: () => void;
+    const held = new Promise<void>((resolve) => (holdsFirstRow = resolve));
+    let sweepWaiting!: () => void;
+    const waiting = new Promise<void>((resolve) => (sweepWaiting = resolve));
+    const http = dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT 1 FROM event_ingest.databases WHERE id = 'db_sweep_a' FOR UPDATE`);
+      holdsFirstRow();
+      await waiting;
+      return ingest.store(manager, [record('sweep-1', 'db_sweep_a'), record('sweep-2', 'db_sweep_z')], { kind: 'user', id: 'usr_lock' });
+    });
+    await held;
+    const sweep = monitor.sweep(new Date());
+    await waitFor(
+      async () => (await dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length > 0,
+      20_000,
+      'the sweep waiting for a lock',
+    );
+    sweepWaiting();
+
+    const outcomes = await Promise.allSettled([http, sweep]);
+    const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [String((o.reason as Error).message)] : []));
+    expect(failures).toEqual([]);
+    // The ingest committed first: both databases have fresh events, so the sweep left them connected.
+    const rows = await dataSource.query(`SELECT id, connection_status FROM event_ingest.databases WHERE id IN ('db_sweep_a', 'db_sweep_z') ORDER BY id`);
+    expect(rows).toEqual([
+      { id: 'db_sweep_a', connection_status: 'connected' },
+      { id: 'db_sweep_z', connection_status: 'connected' },
     ]);
   }, 60_000);
 });
