@@ -219,12 +219,17 @@ export class DatabasesRepository {
     return rows;
   }
 
-  /** Connected databases silent since `before` become disconnected; returns them. */
+  /**
+   * Connected databases silent since `before` become disconnected; returns them. The rows are
+   * locked in id order, as an ingest locks its databases' rows (recordActivity): locked in the
+   * order of a table scan, a sweep and an ingest of two silent databases deadlocked.
+   */
   async markSilent(manager: EntityManager, before: Date): Promise<ActivityOutcome[]> {
     return returned<ActivityOutcome>(await manager.query(
-      `UPDATE ${T} SET connection_status = 'disconnected', connection_status_changed_at = now()
-       WHERE connection_status = 'connected' AND last_event_at < $1
-       RETURNING id, name, type, environment, status, 'connected' AS previous, 'disconnected' AS current, last_event_at, last_error`,
+      `UPDATE ${T} d SET connection_status = 'disconnected', connection_status_changed_at = now()
+       FROM (SELECT id FROM ${T} WHERE connection_status = 'connected' AND last_event_at < $1 ORDER BY id FOR UPDATE) silent
+       WHERE d.id = silent.id
+       RETURNING d.id, d.name, d.type, d.environment, d.status, 'connected' AS previous, 'disconnected' AS current, d.last_event_at, d.last_error`,
       [before],
     ));
   }

@@ -25,9 +25,17 @@ export class AuditIngestConsumer implements OnModuleInit {
       // A record's id is its place in the log: one position row per batch, not one inbox row per record.
       dedupe: 'log-position',
       decode: decodeAuditRecord,
+      // One store for the whole batch, each record with its producer's ingested_by: the store takes
+      // its locks in one order (registry rows sorted, then the sequence). Storing each producer's
+      // run in turn took the second run's registry rows while holding the sequence, and an HTTP
+      // ingest holding one of those rows while waiting for the sequence deadlocked with it
+      // (ingest-lock-order.int-spec.ts).
       handle: async (manager, messages) => {
-        // Batches are cut where the producer changes, so each store call has one ingested_by.
-        for (const run of runsByProducer(messages)) await this.ingest.store(manager, run.values, run.ingestedBy);
+        await this.ingest.store(
+          manager,
+          messages.map((m) => m.value),
+          messages.map((m) => producerOf(m.message)),
+        );
       },
     });
     // vigil.* events the services wrote to their outboxes with each administrative change.
@@ -50,18 +58,6 @@ export function producerOf(message: IncomingMessage): IngestedBy {
   const id = typeof named === 'string' && /^[A-Za-z0-9._:@/-]{1,200}$/.test(named) ? named : undefined;
   if (id?.startsWith('pg-proxy')) return { kind: 'proxy', id };
   return { kind: 'producer', id: id ?? `kafka:${Topics.auditIngest}` };
-}
-
-function runsByProducer<T>(messages: { message: IncomingMessage; value: T }[]): { ingestedBy: IngestedBy; values: T[] }[] {
-  const runs: { key: string; ingestedBy: IngestedBy; values: T[] }[] = [];
-  for (const m of messages) {
-    const ingestedBy = producerOf(m.message);
-    const key = JSON.stringify(ingestedBy);
-    const last = runs.at(-1);
-    if (last?.key === key) last.values.push(m.value);
-    else runs.push({ key, ingestedBy, values: [m.value] });
-  }
-  return runs;
 }
 
 /** The message id is the record's place in the log: a redelivered message is recognised as such. */

@@ -42,6 +42,10 @@ export function reservedTypeMessage(type: string): string {
   return `"${type}" is reserved to Vigil and cannot be sent by producers (policy.violation, policy.match, vigil.* and audit.checkpoint are recorded by Vigil itself; see docs/events.md#types-producers-may-send)`;
 }
 
+function isIngestedByList(value: IngestedBy | readonly IngestedBy[]): value is readonly IngestedBy[] {
+  return Array.isArray(value);
+}
+
 /** Turns audit records into stored, immutable audit events and announces them on `audit.events.v1`. */
 @Injectable()
 export class IngestService {
@@ -93,8 +97,14 @@ export class IngestService {
   /**
    * Stores records inside the caller's transaction and returns their event ids in order. A record
    * whose producer id was accepted before gets the id it was stored under and is not stored again.
+   * `ingestedBy`: one for every record, or each record's own (an audit.ingest batch of several
+   * producers). Call it once per transaction: its locks are taken in one order (producer ids,
+   * registry rows sorted, then the sequence row), which a second call in the same transaction would
+   * break (registry rows locked while the sequence is held) and deadlock with a concurrent ingest.
    */
-  async store(manager: EntityManager, records: AuditRecord[], ingestedBy: IngestedBy): Promise<string[]> {
+  async store(manager: EntityManager, records: AuditRecord[], ingestedBy: IngestedBy | readonly IngestedBy[]): Promise<string[]> {
+    if (isIngestedByList(ingestedBy) && ingestedBy.length !== records.length) throw new Error(`${ingestedBy.length} ingested_by for ${records.length} records`);
+    const ingestedByOf = (i: number): IngestedBy => (isIngestedByList(ingestedBy) ? ingestedBy[i]! : ingestedBy);
     await this.fence.check(manager);
     // Nothing is stored before the policies are loaded, not even a producer id claim (EnforcementNotReady).
     this.enforcement.assertReady();
@@ -103,13 +113,13 @@ export class IngestService {
     const ids: string[] = [];
     const candidates: StoredEvent[] = [];
     const byProducerId = new Map<string, string>();
-    for (const record of records) {
+    for (const [i, record] of records.entries()) {
       const known = record.id ? byProducerId.get(record.id) : undefined;
       if (known) {
         ids.push(known);
         continue;
       }
-      const event = this.toEvent(record, processedAt, correlationId, ingestedBy);
+      const event = this.toEvent(record, processedAt, correlationId, ingestedByOf(i));
       if (record.id) byProducerId.set(record.id, event.id);
       candidates.push(event);
       ids.push(event.id);

@@ -85,6 +85,8 @@ export interface DistributedSystem {
   addReplica(service: ServiceName): Promise<Replica>;
   /** The last lines of every process's output, for a failure message. */
   outputs(): string;
+  /** The whole output of every process so far (a replica's earlier processes first), for a failed scenario's report. */
+  logs(): { name: string; output: string }[];
   close(): Promise<void>;
 }
 
@@ -203,8 +205,13 @@ export async function startDistributedSystem(
       throw new Error(`${(error as Error).message}\n--- output ---\n${child.output().slice(-3000)}`);
     });
   };
+  /** Children whose output moved to their replica's `outputs` (killed or stopped). */
+  const retired = new WeakSet<ChildService>();
   const retire = (replica: Replica) => {
-    if (replica.child) replica.outputs.push(replica.child.output().slice(-4000));
+    if (replica.child && !retired.has(replica.child)) {
+      retired.add(replica.child);
+      replica.outputs.push(replica.child.output());
+    }
   };
   const kill = async (replica: Replica) => {
     await replica.child?.kill();
@@ -253,6 +260,11 @@ export async function startDistributedSystem(
       replicas
         .map((r) => `--- ${r.service}#${r.index} ---\n${[...r.outputs, r.child?.output().slice(-4000) ?? ''].join('\n[restarted]\n').slice(-3000)}`)
         .join('\n'),
+    logs: () =>
+      replicas.flatMap((r) => {
+        const processes = [...r.outputs, ...(r.child && !retired.has(r.child) ? [r.child.output()] : [])];
+        return processes.map((output, i) => ({ name: `${r.service}#${r.index}${processes.length > 1 ? ` process ${i + 1} of ${processes.length}` : ''}`, output }));
+      }),
     close: async () => {
       // Whatever state the test left them in: every process is killed, then the relay and database go.
       await Promise.all(replicas.map((r) => r.child?.kill().catch(() => undefined)));

@@ -21,7 +21,19 @@ export interface LoadFigures {
   failures: Record<string, number>;
 }
 
+/** One failed HTTP attempt as the load producer saw it, to set beside the services' logs. */
+export interface FailedAttempt {
+  at: number;
+  status: number;
+  /** The gateway's X-Correlation-ID: the services log it on every line of that request. */
+  correlationId: string | null;
+  /** The start of the answer (a problem document: code, detail, error_id). */
+  body: string;
+}
+
 export interface Load {
+  /** Failed HTTP attempts answered with a status (5xx included), in order; at most 200 kept. */
+  failedHttp(): FailedAttempt[];
   /** Stops after the batches in hand are accepted; `abandon` gives up on them (a failed scenario). */
   stop(abandon?: boolean): Promise<LoadFigures>;
   figures(): LoadFigures;
@@ -49,6 +61,7 @@ export function startLoad(system: DistributedSystem, bus: KafkaBus, token: () =>
     figures.failures[what] = (figures.failures[what] ?? 0) + 1;
   };
   const accepts: { at: number; producerId: string }[] = [];
+  const failedHttp: FailedAttempt[] = [];
   let counter = 0;
   const record = (channel: 'h' | 'k') => {
     const n = counter++;
@@ -79,9 +92,10 @@ export function startLoad(system: DistributedSystem, bus: KafkaBus, token: () =>
             body: JSON.stringify({ events: batch.map((r) => r.body) }),
             signal: AbortSignal.timeout(10_000),
           });
-          await response.text();
+          const text = await response.text();
           if (response.status === 202) break;
           failed(String(response.status));
+          if (failedHttp.length < 200) failedHttp.push({ at: Date.now(), status: response.status, correlationId: response.headers.get('x-correlation-id'), body: text.slice(0, 600) });
         } catch {
           // Refused, reset or timed out: retried.
           failed('network');
@@ -118,6 +132,7 @@ export function startLoad(system: DistributedSystem, bus: KafkaBus, token: () =>
   const loops = Promise.all([httpLoop(), kafkaLoop()]);
   return {
     figures: () => ({ ...figures, failures: { ...figures.failures } }),
+    failedHttp: () => [...failedHttp],
     stop: async (abandon = false) => {
       running = false;
       stopping = abandon;

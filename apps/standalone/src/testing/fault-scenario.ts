@@ -6,6 +6,7 @@ import { startWebhookReceiver, waitFor, type WebhookReceiver } from '@vigil/test
 import { type DistributedSystem } from './distributed-processes';
 import { KEYS_PER_SCENARIO, type Load, type LoadFigures, reconcile, type Reconciliation, startLoad } from './fault-load';
 import { http, login } from './http';
+import { keepServiceLogs, serviceLogReport } from './service-logs';
 
 export const HOOK = '/faults';
 export const ALERTS = '/alerts';
@@ -79,10 +80,52 @@ export async function prepareFaultBench(system: DistributedSystem): Promise<Faul
   }
 }
 
+/** What a failed assertion on a row reports: the system it ran on, when it began, the HTTP attempts that failed. */
+const ofRow = new WeakMap<FaultRow, { system: DistributedSystem; began: number; load: Load }>();
+
+/**
+ * The services' side of a failed scenario: every process's whole output kept under
+ * tmp/fault-logs/, and its warnings, errors, lines of the failed HTTP attempts and last lines
+ * (testing/service-logs.ts), written out and answered for the failure message.
+ */
+function reportServices(system: DistributedSystem, name: string, began: number, load: Load): string {
+  const logs = system.logs();
+  let kept: string;
+  try {
+    kept = `every process's whole output: ${keepServiceLogs(logs, name)}`;
+  } catch (error) {
+    kept = `(the outputs could not be written: ${(error as Error).message})`;
+  }
+  const report = `--- services during scenario ${name}; ${kept} ---\n${serviceLogReport(logs, { since: began, failedHttp: load.failedHttp() })}`;
+  process.stdout.write(`faults: ${name}: ${report}\n`);
+  return report;
+}
+
+/**
+ * Runs assertions on a scenario's row; when one fails, the services' report (reportServices) is
+ * printed and added to the failure. expectExact runs its checks this way; a suite wraps its own
+ * (recovery bounds, the proxy's counts) in it too.
+ */
+export function explainFailure(row: FaultRow, assertions: () => void): void {
+  try {
+    assertions();
+  } catch (error) {
+    const context = ofRow.get(row);
+    if (!context) throw error;
+    const report = reportServices(context.system, row.scenario, context.began, context.load);
+    if (error instanceof Error) {
+      error.message = `${error.message}\n\n${report}`;
+      throw error;
+    }
+    throw new Error(`${String(error)}\n\n${report}`);
+  }
+}
+
 function bench(system: DistributedSystem, bus: KafkaBus, receiver: WebhookReceiver, token: () => string, policyId: string): FaultBench {
   const rows: FaultRow[] = [];
   const scenario: FaultBench['scenario'] = async (name, fault) => {
     const prefix = `${name.replace(/[^a-z0-9]/g, '')}${randomBytes(3).toString('hex')}`;
+    const began = Date.now();
     const load = startLoad(system, bus, token, prefix);
     try {
       const storedSoFar = async () =>
@@ -133,12 +176,13 @@ function bench(system: DistributedSystem, bus: KafkaBus, receiver: WebhookReceiv
       });
       const row: FaultRow = { scenario: name, figures, result, httpRecoveryMs: httpRecovered - faultEnded, endToEndRecoveryMs: delivered - faultEnded };
       rows.push(row);
+      ofRow.set(row, { system, began, load });
       process.stdout.write(`faults: ${name}: ${JSON.stringify(row)}\n`);
       return row;
     } catch (error) {
       await load.stop(true);
       process.stdout.write(`faults: ${name}: FAILED: ${(error as Error).message}\n`);
-      throw new Error(`${(error as Error).message}\n${system.outputs()}`);
+      throw new Error(`${(error as Error).message}\n\n${reportServices(system, name, began, load)}`);
     }
   };
   return {
@@ -159,6 +203,10 @@ function bench(system: DistributedSystem, bus: KafkaBus, receiver: WebhookReceiv
 
 /** Nothing lost, nothing stored or applied twice, every record delivered by exactly one delivery row. */
 export function expectExact(row: FaultRow, options: { copiesMayRepeat?: boolean } = {}): void {
+  explainFailure(row, () => exactCounts(row, options));
+}
+
+function exactCounts(row: FaultRow, options: { copiesMayRepeat?: boolean }): void {
   const { figures, result } = row;
   expect(figures.accepted).toBeGreaterThan(0);
   // During a fault a client may be told to retry (503, 504) or lose its connection; never a 500.
