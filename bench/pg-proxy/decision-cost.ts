@@ -9,28 +9,12 @@
 import { loadavg } from 'node:os';
 import { Enforcer, type SessionIdentity, ShapeDecisions } from '../../apps/pg-proxy/src/enforcement/enforcer';
 import { PolicyStore } from '../../apps/pg-proxy/src/policies/policy-store';
+import { applyBenchPolicies } from './bench-policies';
 
 const [count = 200_000, rounds = 5] = process.argv.slice(2).map(Number);
 const store = new PolicyStore();
-const now = new Date().toISOString();
 const db = 'db_bench';
-const base = { enabled: true, description: '', version: 1, created_at: now, updated_at: now, deleted: false, databases: [db] };
-let n = 0;
-const id = () => `pol_bench${++n}`;
-for (let i = 0; i < 10; i++) {
-  store.apply({ ...base, id: id(), name: `query rules ${i}`, type: 'query_control', config: { rules: [
-    { name: 'drop', pattern: `^\\s*drop\\s+table\\s+secret_${i}`, action: 'block' },
-    { name: 'union probe', pattern: `union\\s+select.*from\\s+admins_${i}`, action: 'block' },
-    { name: 'truncate', pattern: `^truncate\\s+audit_${i}`, action: 'alert', severity: 'high' },
-  ] } });
-}
-for (let i = 0; i < 5; i++) store.apply({ ...base, id: id(), name: `access ${i}`, type: 'access_control', config: { conditions: { allowed_ips: ['127.0.0.0/8', '10.0.0.0/8'] }, actions: [{ type: 'block' }] } });
-for (let i = 0; i < 5; i++) {
-  store.apply({ ...base, id: id(), name: `protection ${i}`, type: 'data_protection', config: { rules: [
-    { name: 'ssn', columns: [`*.ssn_${i}`], method: 'redact' },
-    { name: 'filler', columns: ['pgbench_accounts.filler'], method: 'partial', show_last: 2 },
-  ] } });
-}
+applyBenchPolicies(store, db);
 const enforcer = new Enforcer(store);
 const who: SessionIdentity = { databaseId: db, user: 'postgres', sourceIp: '127.0.0.1', sessionId: 'sess_bench' };
 const random = (max: number) => 1 + Math.floor(Math.random() * max);

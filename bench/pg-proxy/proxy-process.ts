@@ -29,6 +29,7 @@ import { defaultDatabaseId } from '../../apps/pg-proxy/src/proxy/proxy.service';
 import { socketPath } from '../../apps/pg-proxy/src/proxy/upstream';
 import { Redactor } from '../../apps/pg-proxy/src/sql/redaction';
 import { loadSqlParser, SqlAnalyzer } from '../../apps/pg-proxy/src/sql/sql-analyzer';
+import { applyBenchPolicies } from './bench-policies';
 
 async function main() {
   const [upstreamUrl, database, socketDir] = process.argv.slice(2) as [string, string, string | undefined];
@@ -67,26 +68,7 @@ async function main() {
   capture.start();
   const store = new PolicyStore();
   const db = defaultDatabaseId(database);
-  const now = new Date().toISOString();
-  const base = { enabled: true, description: '', version: 1, created_at: now, updated_at: now, deleted: false, databases: [db] };
-  let n = 0;
-  const id = () => `pol_bench${++n}`;
-  for (let i = 0; i < 10; i++) {
-    store.apply({ ...base, id: id(), name: `query rules ${i}`, type: 'query_control', config: { rules: [
-      { name: 'drop', pattern: `^\\s*drop\\s+table\\s+secret_${i}`, action: 'block' },
-      { name: 'union probe', pattern: `union\\s+select.*from\\s+admins_${i}`, action: 'block' },
-      { name: 'truncate', pattern: `^truncate\\s+audit_${i}`, action: 'alert', severity: 'high' },
-    ] } });
-  }
-  for (let i = 0; i < 5; i++) {
-    store.apply({ ...base, id: id(), name: `access ${i}`, type: 'access_control', config: { conditions: { allowed_ips: ['127.0.0.0/8', '10.0.0.0/8'] }, actions: [{ type: 'block' }] } });
-  }
-  for (let i = 0; i < 5; i++) {
-    store.apply({ ...base, id: id(), name: `protection ${i}`, type: 'data_protection', config: { rules: [
-      { name: 'ssn', columns: [`*.ssn_${i}`], method: 'redact' },
-      { name: 'filler', columns: ['pgbench_accounts.filler'], method: 'partial', show_last: 2 },
-    ] } });
-  }
+  applyBenchPolicies(store, db);
   const metrics = createProxyMetrics(createMetricsRegistry('pg-proxy'), () => capture.depth);
   const server = new ProxyServer({
     host: '127.0.0.1',

@@ -30,6 +30,7 @@ import { defaultDatabaseId } from '../../apps/pg-proxy/src/proxy/proxy.service';
 import { Session } from '../../apps/pg-proxy/src/proxy/session';
 import { Redactor } from '../../apps/pg-proxy/src/sql/redaction';
 import { loadSqlParser, SqlAnalyzer } from '../../apps/pg-proxy/src/sql/sql-analyzer';
+import { applyBenchPolicies } from './bench-policies';
 
 const [count = 20_000, rounds = 5] = process.argv.slice(2, 4).map(Number);
 const catalogUrl = new URL(process.argv[4] ?? 'postgres://postgres@127.0.0.1:5432/postgres');
@@ -76,9 +77,16 @@ class Client extends EventEmitter {
   writableLength = 0;
   ready = 0;
   onReady: (() => void) | undefined;
-  setNoDelay() {}
-  pause() {}
-  resume() {}
+  // A client socket's flow control: nothing to do for an in-process client, which reads every answer.
+  setNoDelay() {
+    /* no socket */
+  }
+  pause() {
+    /* reads every answer as it comes */
+  }
+  resume() {
+    /* as pause */
+  }
   end() {
     this.destroyed = true;
   }
@@ -104,24 +112,7 @@ async function main() {
   const store = new PolicyStore();
   const database = catalogUrl.pathname.slice(1) || 'postgres';
   const db = defaultDatabaseId(database);
-  const now = new Date().toISOString();
-  const base = { enabled: true, description: '', version: 1, created_at: now, updated_at: now, deleted: false, databases: [db] };
-  let n = 0;
-  const id = () => `pol_bench${++n}`;
-  for (let i = 0; i < 10; i++) {
-    store.apply({ ...base, id: id(), name: `query rules ${i}`, type: 'query_control', config: { rules: [
-      { name: 'drop', pattern: `^\\s*drop\\s+table\\s+secret_${i}`, action: 'block' },
-      { name: 'union probe', pattern: `union\\s+select.*from\\s+admins_${i}`, action: 'block' },
-      { name: 'truncate', pattern: `^truncate\\s+audit_${i}`, action: 'alert', severity: 'high' },
-    ] } });
-  }
-  for (let i = 0; i < 5; i++) store.apply({ ...base, id: id(), name: `access ${i}`, type: 'access_control', config: { conditions: { allowed_ips: ['127.0.0.0/8', '10.0.0.0/8'] }, actions: [{ type: 'block' }] } });
-  for (let i = 0; i < 5; i++) {
-    store.apply({ ...base, id: id(), name: `protection ${i}`, type: 'data_protection', config: { rules: [
-      { name: 'ssn', columns: [`*.ssn_${i}`], method: 'redact' },
-      { name: 'filler', columns: ['pgbench_accounts.filler'], method: 'partial', show_last: 2 },
-    ] } });
-  }
+  applyBenchPolicies(store, db);
   const port = await standInServer();
   const deps = {
     config: { upstreamHost: '127.0.0.1', upstreamPort: port, upstreamTls: 'disable' as const, tlsMode: 'disabled' as const, captureParameters: false, maskComputed: 'mask' as const, redactor: new Redactor(), databaseId: defaultDatabaseId },
