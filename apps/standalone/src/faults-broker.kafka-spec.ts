@@ -11,11 +11,10 @@ import { type PrivateKafka, startPrivateKafka } from './testing/private-kafka';
  * (testing/private-kafka.ts: scripts/kafka.sh on free ports, every client reaching it through a
  * relay the broker advertises). The shared broker is never touched.
  *
- * `npm test` (CI) runs the broker killed (kill -9) and restarted, and the broker unreachable for
- * 30 s with the pg-proxy's spill space full (fail-closed). FAULTS_FULL=1 adds the broker hung
- * (SIGSTOP) for 30 s and kill -9 of pg-proxy (docs/operations.md#faults lists both sets).
+ * `npm test` (CI) runs every scenario: the broker killed (kill -9) and restarted, the broker
+ * unreachable for 30 s with the pg-proxy's spill space full (fail-closed), the broker hung (SIGSTOP)
+ * for 30 s, and kill -9 of pg-proxy (docs/operations.md#faults).
  */
-const FULL = process.env.FAULTS_FULL === '1';
 
 /** Recovery bounds (docs/operations.md#faults): generous, a busy 2-core machine starts a broker in about a minute. */
 const BOUNDS = {
@@ -229,48 +228,46 @@ describe('faults of the Kafka broker and of pg-proxy on the distributed deployme
     }
   }, 900_000);
 
-  if (FULL) {
-    it('the broker hung (SIGSTOP) for 30 s mid-load: nothing lost or applied twice, recovery within the bound', async () => {
-      const row = await bench.scenario('Kafka broker hung 30 s', async () => {
-        broker.pause();
-        await new Promise((r) => setTimeout(r, 30_000));
-        broker.resume();
-        return Date.now();
-      });
-      expectExact(row, { copiesMayRepeat: true });
-      expectRecovered(row);
-    }, 900_000);
+  it('the broker hung (SIGSTOP) for 30 s mid-load: nothing lost or applied twice, recovery within the bound', async () => {
+    const row = await bench.scenario('Kafka broker hung 30 s', async () => {
+      broker.pause();
+      await new Promise((r) => setTimeout(r, 30_000));
+      broker.resume();
+      return Date.now();
+    });
+    expectExact(row, { copiesMayRepeat: true });
+    expectRecovered(row);
+  }, 900_000);
 
-    it('kill -9 of pg-proxy mid-load and restart: nothing applied twice; what the proxy had not published yet is counted', async () => {
-      const tag = `k_${Date.now().toString(36)}`;
-      const proxy = startProxyClient(proxyUrl(), tag);
-      try {
-        await waitFor(() => proxy.count('ok') >= 20, 60_000, 'statements through the proxy before the fault');
-        const replica = system.replica('pg-proxy');
-        const row = await bench.scenario('kill -9 pg-proxy', async () => {
-          await system.kill(replica);
-          await new Promise((r) => setTimeout(r, 2000));
-          const restartedAt = Date.now();
-          await system.start(replica);
-          return restartedAt;
-        });
-        await proxy.stop();
-        const counted = await reconcileProxy(tag);
-        const ran = proxy.sent.filter((s) => s.outcome === 'ok');
-        const lost = ran.filter((s) => !counted.numbers.has(s.n)).length;
-        const failed = proxy.sent.filter((s) => s.outcome !== 'ok');
-        const line = `proxy kill -9: ${proxy.sent.length} statements (${ran.length} run, ${failed.length} failed: ${[...new Set(failed.map((s) => s.outcome))].join(', ')}); stored ${counted.rows} rows / ${counted.ids} distinct / ${counted.statements} statements; run but not stored (in the killed proxy's memory): ${lost}; ${counted.deliveryRows} webhook deliveries / ${counted.copies} copies`;
-        proxyRows.push(line);
-        process.stdout.write(`faults: ${line}\n`);
-        expectExact(row);
-        expectRecovered(row);
-        // Nothing stored or delivered twice; a record the killed process held in memory is lost (docs/proxy.md).
-        explainFailure(row, () =>
-          expect({ rows: counted.rows, ids: counted.ids, deliveryRows: counted.deliveryRows }).toEqual({ rows: counted.statements, ids: counted.statements, deliveryRows: counted.statements }),
-        );
-      } finally {
-        await proxy.stop();
-      }
-    }, 900_000);
-  }
+  it('kill -9 of pg-proxy mid-load and restart: nothing applied twice; what the proxy had not published yet is counted', async () => {
+    const tag = `k_${Date.now().toString(36)}`;
+    const proxy = startProxyClient(proxyUrl(), tag);
+    try {
+      await waitFor(() => proxy.count('ok') >= 20, 60_000, 'statements through the proxy before the fault');
+      const replica = system.replica('pg-proxy');
+      const row = await bench.scenario('kill -9 pg-proxy', async () => {
+        await system.kill(replica);
+        await new Promise((r) => setTimeout(r, 2000));
+        const restartedAt = Date.now();
+        await system.start(replica);
+        return restartedAt;
+      });
+      await proxy.stop();
+      const counted = await reconcileProxy(tag);
+      const ran = proxy.sent.filter((s) => s.outcome === 'ok');
+      const lost = ran.filter((s) => !counted.numbers.has(s.n)).length;
+      const failed = proxy.sent.filter((s) => s.outcome !== 'ok');
+      const line = `proxy kill -9: ${proxy.sent.length} statements (${ran.length} run, ${failed.length} failed: ${[...new Set(failed.map((s) => s.outcome))].join(', ')}); stored ${counted.rows} rows / ${counted.ids} distinct / ${counted.statements} statements; run but not stored (in the killed proxy's memory): ${lost}; ${counted.deliveryRows} webhook deliveries / ${counted.copies} copies`;
+      proxyRows.push(line);
+      process.stdout.write(`faults: ${line}\n`);
+      expectExact(row);
+      expectRecovered(row);
+      // Nothing stored or delivered twice; a record the killed process held in memory is lost (docs/proxy.md).
+      explainFailure(row, () =>
+        expect({ rows: counted.rows, ids: counted.ids, deliveryRows: counted.deliveryRows }).toEqual({ rows: counted.statements, ids: counted.statements, deliveryRows: counted.statements }),
+      );
+    } finally {
+      await proxy.stop();
+    }
+  }, 900_000);
 });
