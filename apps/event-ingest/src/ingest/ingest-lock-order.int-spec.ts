@@ -101,16 +101,11 @@ describe('ingest lock order (real PostgreSQL)', () => {
     // pg-proxy's record of db_lock_a, then another producer's record of db_lock_b: one batch.
     const batch = dataSource.transaction((manager) => handle(manager, [consumed(record('proxy-1', 'db_lock_a'), 'pg-proxy@host'), consumed(record('kafka-1', 'db_lock_b'))]));
     // The batch waits for the row the HTTP ingest holds; then the HTTP ingest goes on.
-    await waitFor(
-      async () => (await dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length > 0,
-      20_000,
-      'the batch waiting for a lock',
-    );
+    await someoneWaitsForALock(dataSource, 'the batch waiting for a lock');
     batchWaiting();
 
     const outcomes = await Promise.allSettled([http, batch]);
-    const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [String((o.reason as Error).message)] : []));
-    expect(failures).toEqual([]);
+    expect(rejections(outcomes)).toEqual([]);
     const stored = await dataSource.query(`SELECT producer_id, ingested_by FROM event_ingest.events WHERE producer_id IN ('http-1', 'proxy-1', 'kafka-1') ORDER BY producer_id`);
     expect(stored).toEqual([
       { producer_id: 'http-1', ingested_by: user },
@@ -140,16 +135,11 @@ describe('ingest lock order (real PostgreSQL)', () => {
     });
     await held;
     const sweep = monitor.sweep(new Date());
-    await waitFor(
-      async () => (await dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length > 0,
-      20_000,
-      'the sweep waiting for a lock',
-    );
+    await someoneWaitsForALock(dataSource, 'the sweep waiting for a lock');
     sweepWaiting();
 
     const outcomes = await Promise.allSettled([http, sweep]);
-    const failures = outcomes.flatMap((o) => (o.status === 'rejected' ? [String((o.reason as Error).message)] : []));
-    expect(failures).toEqual([]);
+    expect(rejections(outcomes)).toEqual([]);
     // The ingest committed first: both databases have fresh events, so the sweep left them connected.
     const rows = await dataSource.query(`SELECT id, connection_status FROM event_ingest.databases WHERE id IN ('db_sweep_a', 'db_sweep_z') ORDER BY id`);
     expect(rows).toEqual([
@@ -158,3 +148,17 @@ describe('ingest lock order (real PostgreSQL)', () => {
     ]);
   }, 60_000);
 });
+
+/** Waits until a session of this database waits for a lock (the staged race has begun). */
+async function someoneWaitsForALock(dataSource: DataSource, what: string): Promise<void> {
+  await waitFor(
+    async () => (await dataSource.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).length > 0,
+    20_000,
+    what,
+  );
+}
+
+/** The messages of the transactions that failed (a deadlock aborts one of them). */
+function rejections(outcomes: PromiseSettledResult<unknown>[]): string[] {
+  return outcomes.flatMap((o) => (o.status === 'rejected' ? [String((o.reason as Error).message)] : []));
+}
