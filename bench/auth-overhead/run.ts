@@ -22,6 +22,7 @@ import { gatewayService } from '@vigil/service/gateway';
 import { type ChildService, createTestDatabase, freePort, spawnTs, type TestDatabase, waitFor } from '@vigil/testing';
 import { RequireScope } from '../../apps/gateway/src/auth/auth.guard';
 import { cpuSeconds } from '../lib/proc';
+import { median, medianInterval } from '../lib/stats';
 import { startSystem } from '../../apps/standalone/src/standalone';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
@@ -216,8 +217,8 @@ async function rpcOverhead() {
       const cpuRatio = median(cpuRatios);
       lines.push(
         `  GET ${path}   (load average ${before} -> ${loadAverage()})`,
-        `    throughput   RPC_INSECURE ${median(off.map((x) => x.rps)).toFixed(0).padStart(6)} req/s   mutual TLS ${median(on.map((x) => x.rps)).toFixed(0).padStart(6)} req/s   ratio ${ratio.toFixed(3)}   cost ${(100 * (1 - ratio)).toFixed(1)} %   (rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')})`,
-        `    CPU/request  RPC_INSECURE ${median(off.map((x) => x.cpuUs)).toFixed(0).padStart(6)} us      mutual TLS ${median(on.map((x) => x.cpuUs)).toFixed(0).padStart(6)} us      ratio ${cpuRatio.toFixed(3)}   cost ${(100 * (cpuRatio - 1)).toFixed(1)} %   (rounds: ${cpuRatios.map((r) => r.toFixed(2)).join(' ')})`,
+        `    throughput   RPC_INSECURE ${median(off.map((x) => x.rps)).toFixed(0).padStart(6)} req/s   mutual TLS ${median(on.map((x) => x.rps)).toFixed(0).padStart(6)} req/s   ratio ${ratio.toFixed(3)} (95 % interval ${interval(ratios)})   cost ${(100 * (1 - ratio)).toFixed(1)} %   (rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')})`,
+        `    CPU/request  RPC_INSECURE ${median(off.map((x) => x.cpuUs)).toFixed(0).padStart(6)} us      mutual TLS ${median(on.map((x) => x.cpuUs)).toFixed(0).padStart(6)} us      ratio ${cpuRatio.toFixed(3)} (95 % interval ${interval(cpuRatios)})   cost ${(100 * (cpuRatio - 1)).toFixed(1)} %   (rounds: ${cpuRatios.map((r) => r.toFixed(2)).join(' ')})`,
       );
     }
     process.stdout.write(
@@ -235,7 +236,7 @@ async function rpcOverhead() {
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+const interval = (xs: number[]) => medianInterval(xs).map((x) => x.toFixed(3)).join(' to ');
 const loadAverage = () => loadavg()[0]!.toFixed(1);
 
 /** The gateway's own authentication: an open route against the same route behind a scope. */

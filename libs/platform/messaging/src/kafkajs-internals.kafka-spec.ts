@@ -9,7 +9,7 @@ import { installedKafkajsInternals, kafkajsInternalPaths, kafkajsInternalsProble
 
 const ROOT = resolve(__dirname, '../../../..');
 const FIXTURE = 'libs/platform/messaging/src/fixtures/kafkajs-internals-fixture.ts';
-const expected = { replaced: true, groupingInstalled: true, crcInstalled: true, encoderInstalled: true, recordInstalled: true, received: 3000 };
+const expected = { replaced: true, groupingInstalled: true, crcInstalled: true, encoderInstalled: true, recordInstalled: true, requestQueueInstalled: true, received: 3000 };
 
 function summaryOf(code: number | null, output: string) {
   expect({ code, output: code === 0 ? 'ok' : output }).toEqual({ code: 0, output: 'ok' });
@@ -25,11 +25,11 @@ describe('kafkajs internals replaced in a service process (real broker)', () => 
     // jest's registry, which kafkajs's own relative requires go through in this process.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const load = (path: string) => require(path) as unknown;
-    expect(installedKafkajsInternals(load)).toEqual({ groupingInstalled: true, crcInstalled: true, encoderInstalled: true, recordInstalled: true });
+    expect(installedKafkajsInternals(load)).toEqual({ groupingInstalled: true, crcInstalled: true, encoderInstalled: true, recordInstalled: true, requestQueueInstalled: true });
     // Loaded through kafkajs's own entry point, which requires the replaced modules by relative path.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     expect(typeof (require(kafkajsInternalPaths().main) as { Kafka: unknown }).Kafka).toBe('function');
-    expect(installedKafkajsInternals(load)).toEqual({ groupingInstalled: true, crcInstalled: true, encoderInstalled: true, recordInstalled: true });
+    expect(installedKafkajsInternals(load)).toEqual({ groupingInstalled: true, crcInstalled: true, encoderInstalled: true, recordInstalled: true, requestQueueInstalled: true });
 
     // A multi-partition batch the broker checks (a wrong CRC-32C or a malformed record is refused).
     const bus = new KafkaBus({ brokers: kafka.brokers, clientId: 'internals-in-jest', prefix: `${kafka.prefix}jest-`, logger: createLogger('test', 'error') });

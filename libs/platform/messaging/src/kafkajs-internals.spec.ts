@@ -8,6 +8,7 @@ import {
   crc32c,
   EXPECTED_KAFKAJS,
   groupMessagesPerPartition,
+  idleQuietRequestQueue,
   kafkajsInternalPaths,
   kafkajsInternalsProblems,
   kafkajsRoot,
@@ -27,6 +28,8 @@ const originalGroup = require(kafkajsInternalPaths().groupMessagesPerPartition) 
 const OriginalEncoder = require(kafkajsInternalPaths().encoder);
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const originalRecord = require(kafkajsInternalPaths().record) as (fields: object) => { buffer: Buffer };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const OriginalRequestQueue = require(kafkajsInternalPaths().requestQueue);
 
 describe('kafkajs internals replacements', () => {
   it('encode the same bytes as kafkajs with pooled buffers, growing past the first buffer', () => {
@@ -95,6 +98,64 @@ describe('kafkajs internals replacements', () => {
     const args = { topic: 't', partitionMetadata: [{}, {}, {}], messages, partitioner };
     expect(groupMessagesPerPartition(args)).toEqual(originalGroup(args));
     expect(groupMessagesPerPartition({ ...args, partitionMetadata: [] })).toEqual({});
+  });
+});
+
+describe('the request queue replacement', () => {
+  const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+  const queues: { destroy(): void }[] = [];
+  type Queue = InstanceType<typeof OriginalRequestQueue> & {
+    throttleCheckTimeoutId: NodeJS.Timeout | null;
+    pending: unknown[];
+    maybeThrottle(ms: number): void;
+    fulfillRequest(response: { correlationId: number; payload: Buffer | null; size: number }): void;
+    push(request: { entry: { correlationId: number; resolve: () => void; reject: () => void }; expectResponse: boolean; sendRequest: () => void }): void;
+  };
+  const make = (Class: new (options: object) => Queue, maxInFlightRequests = 1) => {
+    const queue = new Class({ maxInFlightRequests, requestTimeout: 30_000, enforceRequestTimeout: false, clientId: 'test', broker: 'b:9092', logger: silent });
+    queues.push(queue);
+    return queue;
+  };
+  const Quiet = idleQuietRequestQueue(OriginalRequestQueue) as unknown as new (options: object) => Queue;
+  const request = (correlationId: number, sent: number[]) => ({ entry: { correlationId, resolve: () => undefined, reject: () => undefined }, expectResponse: true, sendRequest: () => sent.push(correlationId) });
+  afterEach(() => queues.splice(0).forEach((q) => q.destroy()));
+
+  it('arms no timer once the last answer is in (kafkajs arms one that re-arms itself every millisecond)', () => {
+    for (const [Class, armed] of [
+      [OriginalRequestQueue, true],
+      [Quiet, false],
+    ] as const) {
+      const queue = make(Class);
+      const sent: number[] = [];
+      queue.push(request(1, sent));
+      queue.fulfillRequest({ correlationId: 1, payload: null, size: 0 });
+      expect({ sent, armed: queue.throttleCheckTimeoutId !== null }).toEqual({ sent: [1], armed });
+    }
+  });
+
+  it('sends waiting requests as kafkajs does: the next one as each answer comes, and after a throttle ends', async () => {
+    const queue = make(Quiet);
+    const sent: number[] = [];
+    queue.push(request(1, sent));
+    queue.push(request(2, sent));
+    queue.push(request(3, sent));
+    expect({ sent, waiting: queue.pending.length, armed: queue.throttleCheckTimeoutId !== null }).toEqual({ sent: [1], waiting: 2, armed: true });
+    queue.fulfillRequest({ correlationId: 1, payload: null, size: 0 });
+    expect(sent).toEqual([1, 2]);
+    queue.fulfillRequest({ correlationId: 2, payload: null, size: 0 });
+    queue.fulfillRequest({ correlationId: 3, payload: null, size: 0 });
+    // The check armed while requests waited runs once more, finds none, and arms no other.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect({ sent, armed: queue.throttleCheckTimeoutId !== null }).toEqual({ sent: [1, 2, 3], armed: false });
+
+    // Throttled by the broker: a request waits, and goes when the throttle is over.
+    const throttled = make(Quiet, 5);
+    const later: number[] = [];
+    throttled.maybeThrottle(30);
+    throttled.push(request(7, later));
+    expect(later).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect({ later, armed: throttled.throttleCheckTimeoutId !== null }).toEqual({ later: [7], armed: false });
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Four kafkajs internals replaced before kafkajs loads (kafkajs 2.2.4 has had no release since
+ * Five kafkajs internals replaced before kafkajs loads (kafkajs 2.2.4 has had no release since
  * 2023, so they do not move). Producing large batches, as the audit.events.v1 relay does, spent
  * most of its client time in them:
  *
@@ -17,7 +17,13 @@
  *   by a single-pass encoder writing the same bytes into one buffer (`recordEncoder`). The capture
  *   path of pg-proxy sends thousands of small records per second through it.
  *
- * All four are installed into Node's module cache under kafkajs's own paths, so kafkajs's `require`
+ * - `network/requestQueue` re-arms a timer after every response of every connection, even with
+ *   nothing waiting: its delay is then `throttledUntil - Date.now()`, about minus the epoch, which
+ *   Node runs after 1 ms (printing TimeoutNegativeWarning once), and each run arms the next. Every
+ *   broker connection that had answered once woke its process a thousand times a second for good.
+ *   A subclass arms the check only while requests wait (when it does, as kafkajs does).
+ *
+ * All five are installed into Node's module cache under kafkajs's own paths, so kafkajs's `require`
  * finds them. This module must be imported before anything imports kafkajs: `kafka-bus.ts`, the
  * only importer in services, imports it first, and `kafkajsInternalsReplaced` says whether it took
  * effect. (Jest never reads Node's module cache: its Kafka suites get the same replacements through
@@ -128,6 +134,41 @@ export function poolingEncoder(Original: EncoderClass): EncoderClass {
       }
       this.buf[this.offset++] = value & 0x7f;
       return this;
+    }
+  };
+}
+
+interface RequestQueueClass {
+  new (...args: never[]): {
+    pending: unknown[];
+    throttledUntil: number;
+    throttleCheckTimeoutId: NodeJS.Timeout | null;
+    checkPendingRequests(): void;
+  };
+}
+
+/** kafkajs's own delay before it checks waiting requests again (CHECK_PENDING_REQUESTS_INTERVAL). */
+const CHECK_PENDING_MS = 10;
+
+/**
+ * kafkajs's RequestQueue whose pending-request check is armed only while requests wait, at the
+ * end of a client-side throttle or after 10 ms, as kafkajs arms it then (exported for tests).
+ * With nothing waiting kafkajs's check does nothing but arm the next one.
+ */
+export function idleQuietRequestQueue(Original: RequestQueueClass): RequestQueueClass {
+  return class RequestQueue extends Original {
+    static readonly idleQuiet = true;
+
+    scheduleCheckPendingRequests() {
+      if (this.pending.length === 0 || this.throttleCheckTimeoutId) return;
+      const throttled = this.throttledUntil - Date.now();
+      this.throttleCheckTimeoutId = setTimeout(
+        () => {
+          this.throttleCheckTimeoutId = null;
+          this.checkPendingRequests();
+        },
+        throttled > 0 ? throttled : CHECK_PENDING_MS,
+      );
     }
   };
 }
@@ -264,6 +305,7 @@ export const EXPECTED_KAFKAJS = {
     'src/protocol/recordBatch/crc32C/index.js': '0826ea7387f25400b1a24bacdbba85db9c1f2e932f168874728a9ecaf1eb2379',
     'src/protocol/encoder.js': '9977889e184a9e910e4f6098c36ec6a0ca36c183aa6ead0f24191b6aa1c9a777',
     'src/protocol/recordBatch/record/v0/index.js': 'ffbc628c1f35f5de8ba798165616b1009d9af1c27ca959999a10e6e3c18f8215',
+    'src/network/requestQueue/index.js': 'b55986089c14f8f7bfc377922e2e65b3e4c1e7c7af2752d3b10a75dfe9e9260c',
   } as Record<string, string>,
 } as const;
 
@@ -302,6 +344,7 @@ export function kafkajsInternalPaths() {
     crc32c: join(root, 'src/protocol/recordBatch/crc32C/index.js'),
     encoder: join(root, 'src/protocol/encoder.js'),
     record: join(root, 'src/protocol/recordBatch/record/v0/index.js'),
+    requestQueue: join(root, 'src/network/requestQueue/index.js'),
   };
 }
 
@@ -318,6 +361,7 @@ export function kafkajsReplacements(): { path: string; replacement: (loadOrigina
     { path: paths.crc32c, replacement: () => crc32c },
     { path: paths.encoder, replacement: (loadOriginal) => poolingEncoder(loadOriginal() as EncoderClass) },
     { path: paths.record, replacement: (loadOriginal) => Object.assign(recordEncoder(loadOriginal() as (fields: RecordFields) => unknown), { singlePass: true }) },
+    { path: paths.requestQueue, replacement: (loadOriginal) => idleQuietRequestQueue(loadOriginal() as RequestQueueClass) },
   ];
 }
 
@@ -357,5 +401,6 @@ export function installedKafkajsInternals(load: (path: string) => unknown = (pat
     crcInstalled: load(paths.crc32c) === crc32c,
     encoderInstalled: (load(paths.encoder) as { pooling?: boolean } | undefined)?.pooling === true,
     recordInstalled: (load(paths.record) as { singlePass?: boolean } | undefined)?.singlePass === true,
+    requestQueueInstalled: (load(paths.requestQueue) as { idleQuiet?: boolean } | undefined)?.idleQuiet === true,
   };
 }
