@@ -178,9 +178,12 @@ async function spawnSystem(rpc: 'tls' | 'insecure'): Promise<BenchSystem> {
 async function rpcOverhead() {
   const started: BenchSystem[] = [];
   try {
+    // BENCH_RPC_CHECK=same starts both systems with RPC over mutual TLS: what the benchmark itself
+    // reports between two identical systems (its bias and noise), to read the real figures against.
+    const same = process.env.BENCH_RPC_CHECK === 'same';
     const tls = await spawnSystem('tls');
     started.push(tls);
-    const insecure = await spawnSystem('insecure');
+    const insecure = await spawnSystem(same ? 'tls' : 'insecure');
     started.push(insecure);
     const reads = ['/v1/policies', '/v1/events?limit=20'];
     for (const path of reads) {
@@ -195,7 +198,13 @@ async function rpcOverhead() {
       const result = await load(system.port, path, system.tokens);
       return { rps: result.rps, cpuUs: (1e6 * (cpuSeconds(system.child.process.pid) - cpu)) / (result.rps * SECONDS) };
     };
-    const lines: string[] = [];
+    // What each system spends with no request at all (timers, pollers, its workers), measured while
+    // the other one idles too: every request's CPU figure below carries a share of it.
+    const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
+    const idleBefore = [cpuSeconds(insecure.child.process.pid), cpuSeconds(tls.child.process.pid)];
+    await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+    const idle = { insecure: (1000 * (cpuSeconds(insecure.child.process.pid) - idleBefore[0]!)) / idleSeconds, tls: (1000 * (cpuSeconds(tls.child.process.pid) - idleBefore[1]!)) / idleSeconds };
+    const lines: string[] = [`  idle, no requests, ${idleSeconds} s: RPC_INSECURE ${idle.insecure.toFixed(1)} ms of CPU a second, mutual TLS ${idle.tls.toFixed(1)} ms`];
     for (const path of reads) {
       const ratios: number[] = [];
       const cpuRatios: number[] = [];
@@ -223,6 +232,7 @@ async function rpcOverhead() {
     }
     process.stdout.write(
       [
+        ...(same ? ['BENCH_RPC_CHECK=same: BOTH systems use mutual TLS; the column headed RPC_INSECURE is the second TLS system'] : []),
         `rpc-overhead: two systems in their own processes, ${ROUNDS} rounds x 3 runs x ${SECONDS} s per read, ${CONNECTIONS} keep-alive connections, JWTs of ${USERS} users; medians`,
         ...lines,
         `  every answer 200   target: cost <= 5 %`,

@@ -6,7 +6,6 @@ import { messagingMetrics } from './metrics';
 import { type Admin, type Consumer, Kafka, logLevel, type Producer, type SASLOptions } from 'kafkajs';
 import type { IncomingMessage, MessageBus, SubscribeOptions, Subscription, TopicMessages } from './bus';
 import { describeKafkaSecurity, type KafkaSecurity } from './kafka-security';
-import { keyCachedPartitioner } from './key-partitioner';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -151,7 +150,7 @@ export class KafkaBus implements MessageBus {
 
   private getProducer(): Promise<Producer> {
     this.producerReady ??= (async () => {
-      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: keyCachedPartitioner });
+      const producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
       await this.connecting(producer.connect());
       this.producer = producer;
       return producer;
