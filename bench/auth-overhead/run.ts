@@ -21,7 +21,7 @@ import { Public, startService, type ServiceDefinition } from '@vigil/platform';
 import { gatewayService } from '@vigil/service/gateway';
 import { type ChildService, createTestDatabase, freePort, spawnTs, type TestDatabase, waitFor } from '@vigil/testing';
 import { RequireScope } from '../../apps/gateway/src/auth/auth.guard';
-import { cpuSeconds } from '../lib/proc';
+import { cpuSeconds, ioCalls } from '../lib/proc';
 import { median, medianInterval } from '../lib/stats';
 import { startSystem } from '../../apps/standalone/src/standalone';
 
@@ -195,8 +195,11 @@ async function rpcOverhead() {
     // service behind it, both ends of the RPC connection).
     const measure = async (system: BenchSystem, path: string) => {
       const cpu = cpuSeconds(system.child.process.pid);
+      const io = ioCalls(system.child.process.pid);
       const result = await load(system.port, path, system.tokens);
-      return { rps: result.rps, cpuUs: (1e6 * (cpuSeconds(system.child.process.pid) - cpu)) / (result.rps * SECONDS) };
+      const requests = result.rps * SECONDS;
+      const ioAfter = ioCalls(system.child.process.pid);
+      return { rps: result.rps, cpuUs: (1e6 * (cpuSeconds(system.child.process.pid) - cpu)) / requests, reads: (ioAfter.reads - io.reads) / requests, writes: (ioAfter.writes - io.writes) / requests };
     };
     // What each system spends with no request at all (timers, pollers, its workers), measured while
     // the other one idles too: every request's CPU figure below carries a share of it.
@@ -208,15 +211,16 @@ async function rpcOverhead() {
     for (const path of reads) {
       const ratios: number[] = [];
       const cpuRatios: number[] = [];
-      const on: { rps: number; cpuUs: number }[] = [];
-      const off: { rps: number; cpuUs: number }[] = [];
+      type Run = { rps: number; cpuUs: number; reads: number; writes: number };
+      const on: Run[] = [];
+      const off: Run[] = [];
       const before = loadAverage();
       for (let round = 0; round < ROUNDS; round++) {
         // off, on, off: each TLS run is compared with the insecure runs around it.
         const a = await measure(insecure, path);
         const t = await measure(tls, path);
         const b = await measure(insecure, path);
-        const between = { rps: (a.rps + b.rps) / 2, cpuUs: (a.cpuUs + b.cpuUs) / 2 };
+        const between = { rps: (a.rps + b.rps) / 2, cpuUs: (a.cpuUs + b.cpuUs) / 2, reads: (a.reads + b.reads) / 2, writes: (a.writes + b.writes) / 2 };
         ratios.push(t.rps / between.rps);
         cpuRatios.push(t.cpuUs / between.cpuUs);
         on.push(t);
@@ -227,6 +231,7 @@ async function rpcOverhead() {
       lines.push(
         `  GET ${path}   (load average ${before} -> ${loadAverage()})`,
         `    throughput   RPC_INSECURE ${median(off.map((x) => x.rps)).toFixed(0).padStart(6)} req/s   mutual TLS ${median(on.map((x) => x.rps)).toFixed(0).padStart(6)} req/s   ratio ${ratio.toFixed(3)} (95 % interval ${interval(ratios)})   cost ${(100 * (1 - ratio)).toFixed(1)} %   (rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')})`,
+        `    system calls/request  RPC_INSECURE ${median(off.map((x) => x.reads)).toFixed(1)} reads, ${median(off.map((x) => x.writes)).toFixed(1)} writes   mutual TLS ${median(on.map((x) => x.reads)).toFixed(1)} reads, ${median(on.map((x) => x.writes)).toFixed(1)} writes (the system's process, /proc/<pid>/io)`,
         `    CPU/request  RPC_INSECURE ${median(off.map((x) => x.cpuUs)).toFixed(0).padStart(6)} us      mutual TLS ${median(on.map((x) => x.cpuUs)).toFixed(0).padStart(6)} us      ratio ${cpuRatio.toFixed(3)} (95 % interval ${interval(cpuRatios)})   cost ${(100 * (cpuRatio - 1)).toFixed(1)} %   (rounds: ${cpuRatios.map((r) => r.toFixed(2)).join(' ')})`,
       );
     }

@@ -30,3 +30,14 @@ function cpuOfStat(stat: string): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
+
+/** Read and write system calls a process has made so far (syscr and syscw of /proc/<pid>/io; NaN if unknown). */
+export function ioCalls(pid: number | undefined): { reads: number; writes: number } {
+  try {
+    const text = readFileSync(`/proc/${pid}/io`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(text)?.[1] ?? Number.NaN);
+    return { reads: field('syscr'), writes: field('syscw') };
+  } catch {
+    return { reads: Number.NaN, writes: Number.NaN };
+  }
+}
