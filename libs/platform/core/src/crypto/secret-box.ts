@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 
 /**
@@ -69,7 +69,12 @@ const V2_AAD_PREFIX = 'vigil.secret.v2';
  * ones open with the key they name.
  */
 export class SecretBox {
-  private readonly keys = new Map<string, Buffer>();
+  /**
+   * Keys as KeyObjects, made once: on Node 24 a cipher made from a raw key Buffer costs about 40 µs
+   * more than one made from a KeyObject (a KeyObject is built for it every time), which was most of
+   * a seal or an open. The key bytes also stay outside the JavaScript heap.
+   */
+  private readonly keys = new Map<string, KeyObject>();
   readonly currentKeyId: string;
   /** The ids of the configured keys, current first. */
   readonly keyIds: string[];
@@ -83,7 +88,7 @@ export class SecretBox {
     for (const encoded of keys) {
       const key = Buffer.from(encoded, 'base64');
       if (key.length !== 32) throw new Error('encryption keys must be 32 bytes, base64-encoded');
-      this.keys.set(SecretBox.keyId(key), key);
+      this.keys.set(SecretBox.keyId(key), createSecretKey(key));
     }
     this.currentKeyId = SecretBox.keyId(Buffer.from(keys[0]!, 'base64'));
     this.keyIds = [...this.keys.keys()];
