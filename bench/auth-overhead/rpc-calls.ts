@@ -103,7 +103,30 @@ const quartiles = (xs: number[]) => {
   return `${s[Math.floor((s.length - 1) / 4)]!.toFixed(2)}..${s[Math.ceil((3 * (s.length - 1)) / 4)]!.toFixed(2)}`;
 };
 
+/**
+ * BENCH_ONLY=plain or tls: only that transport in this process, ROUNDS runs per size, medians. Run
+ * both, one process after the other: a process that carries only one socket class keeps the
+ * socket code's call sites monomorphic, as a service with RPC_INSECURE does, where the default run
+ * mixes the two classes in one process for both of its sides.
+ */
+async function only(secure: boolean) {
+  const before = loadavg()[0]!.toFixed(1);
+  const one = await side(secure);
+  const lines = [`rpc-calls, ${secure ? 'mutual TLS' : 'RPC_INSECURE'} only in this process: ${ROUNDS} runs x ${CALLS} calls per answer size, ${CONCURRENCY} at a time on one connection${one.cipher ? ` (${one.cipher})` : ''}; CPU time of both ends per call, medians`];
+  for (const items of SIZES) {
+    answer = makeAnswer(items);
+    const runs: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) runs.push(await one.run());
+    lines.push(`  answer ${String(JSON.stringify(answer).length).padStart(6)} bytes   ${median(runs).toFixed(1).padStart(7)} us   (runs ${runs.map((x) => x.toFixed(1)).join(' ')})`);
+  }
+  lines.push(`  load average ${before} -> ${loadavg()[0]!.toFixed(1)}`);
+  process.stdout.write(lines.join('\n') + '\n');
+  await one.close();
+  process.exit(0);
+}
+
 async function main() {
+  if (process.env.BENCH_ONLY) return only(process.env.BENCH_ONLY === 'tls');
   const before = loadavg()[0]!.toFixed(1);
   const plainSide = await side(false);
   const tlsSide = await side(true);
