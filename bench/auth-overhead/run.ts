@@ -14,6 +14,7 @@
  */
 import 'reflect-metadata';
 import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Controller, Get, Module, type DynamicModule } from '@nestjs/common';
 import { createRpcAuthority, issueRpcCertificate } from '@vigil/contracts';
@@ -143,7 +144,8 @@ async function spawnSystem(rpc: 'tls' | 'insecure'): Promise<BenchSystem> {
     METRICS_PORT: '0',
     RATE_LIMIT_DEFAULT_PER_MINUTE: '10000000',
     RATE_LIMIT_LOGIN_PER_MINUTE: '100000',
-    ...(rpc === 'insecure' ? { RPC_INSECURE: 'true' } : {}),
+    // BENCH_BASELINE_NOISE=tls|tcp: socket traffic of one class inside the insecure system (socket-noise.cjs).
+    ...(rpc === 'insecure' ? { RPC_INSECURE: 'true', ...(process.env.BENCH_BASELINE_NOISE ? { NODE_OPTIONS: `--require ${resolve(__dirname, 'socket-noise.cjs')}` } : {}) } : {}),
     ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF} --cpu-prof-name=${rpc}-${process.pid}.cpuprofile` } : {}),
   };
   for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
@@ -238,6 +240,7 @@ async function rpcOverhead() {
     process.stdout.write(
       [
         ...(same ? ['BENCH_RPC_CHECK=same: BOTH systems use mutual TLS; the column headed RPC_INSECURE is the second TLS system'] : []),
+        ...(process.env.BENCH_BASELINE_NOISE ? [`BENCH_BASELINE_NOISE=${process.env.BENCH_BASELINE_NOISE}: the RPC_INSECURE system also echoes a 200-byte message every 2 ms over ${process.env.BENCH_BASELINE_NOISE === 'tls' ? 'TLS' : 'plain TCP'} inside its process`] : []),
         `rpc-overhead: two systems in their own processes, ${ROUNDS} rounds x 3 runs x ${SECONDS} s per read, ${CONNECTIONS} keep-alive connections, JWTs of ${USERS} users; medians`,
         ...lines,
         `  every answer 200   target: cost <= 5 %`,
