@@ -1,4 +1,4 @@
-// Kafka suites (*.kafka-spec.ts) run kafkajs as the services run it: with the four internals that
+// Kafka suites (*.kafka-spec.ts) run kafkajs as the services run it: with the five internals that
 // libs/platform/messaging replaces. Services install the replacements into Node's module cache when
 // the messaging library loads; jest keeps a module registry of its own that never reads that cache,
 // so without this file the suites would exercise stock kafkajs. Here the same replacements (same

@@ -1,4 +1,4 @@
-// First: replaces four kafkajs internals before kafkajs loads (see the module).
+// First: replaces five kafkajs internals before kafkajs loads (see the module).
 import { kafkajsInternalsReplaced } from './kafkajs-internals';
 import type { TopicSpec } from '@vigil/contracts';
 import { type Logger, type Registry, StartRefused } from '@vigil/platform';
