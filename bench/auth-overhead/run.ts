@@ -144,9 +144,14 @@ async function spawnSystem(rpc: 'tls' | 'insecure'): Promise<BenchSystem> {
     METRICS_PORT: '0',
     RATE_LIMIT_DEFAULT_PER_MINUTE: '10000000',
     RATE_LIMIT_LOGIN_PER_MINUTE: '100000',
-    // BENCH_BASELINE_NOISE=tls|tcp: socket traffic of one class inside the insecure system (socket-noise.cjs).
-    ...(rpc === 'insecure' ? { RPC_INSECURE: 'true', ...(process.env.BENCH_BASELINE_NOISE ? { NODE_OPTIONS: `--require ${resolve(__dirname, 'socket-noise.cjs')}` } : {}) } : {}),
-    ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF} --cpu-prof-name=${rpc}-${process.pid}.cpuprofile` } : {}),
+    ...(rpc === 'insecure' ? { RPC_INSECURE: 'true' } : {}),
+    NODE_OPTIONS: [
+      // As `npm start` and the service images run Node.
+      '--max-semi-space-size=32',
+      // BENCH_BASELINE_NOISE=tls|tcp: socket traffic of one class inside the insecure system (socket-noise.cjs).
+      ...(rpc === 'insecure' && process.env.BENCH_BASELINE_NOISE ? [`--require ${resolve(__dirname, 'socket-noise.cjs')}`] : []),
+      ...(process.env.BENCH_CPU_PROF ? [`--cpu-prof --cpu-prof-dir=${process.env.BENCH_CPU_PROF} --cpu-prof-name=${rpc}-${process.pid}.cpuprofile`] : []),
+    ].join(' '),
   };
   for (const key of ['AUTH', 'POLICY', 'EVENT_INGEST', 'DELIVERY']) {
     env[`${key}_PORT`] = String(await freePort());
