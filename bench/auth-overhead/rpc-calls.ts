@@ -25,6 +25,7 @@ import { createRpcAuthority, issueRpcCertificate, type RpcCredentials, RpcPatter
 import { createLogger, RpcCallerGuard, RpcClient, rpcServerTls } from '@vigil/platform';
 import { freePort } from '@vigil/testing';
 import { Registry } from 'prom-client';
+import { median } from '../lib/stats';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 4_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -97,7 +98,6 @@ async function side(secure: boolean): Promise<Side> {
   };
 }
 
-const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 const quartiles = (xs: number[]) => {
   const s = [...xs].sort((x, y) => x - y);
   return `${s[Math.floor((s.length - 1) / 4)]!.toFixed(2)}..${s[Math.ceil((3 * (s.length - 1)) / 4)]!.toFixed(2)}`;

@@ -9,6 +9,7 @@
 import { loadavg } from 'node:os';
 import { Enforcer, type SessionIdentity, ShapeDecisions } from '../../apps/pg-proxy/src/enforcement/enforcer';
 import { PolicyStore } from '../../apps/pg-proxy/src/policies/policy-store';
+import { median } from '../lib/stats';
 import { applyBenchPolicies } from './bench-policies';
 
 const [count = 200_000, rounds = 5] = process.argv.slice(2).map(Number);
@@ -44,7 +45,6 @@ for (let r = 0; r < rounds; r++) {
     results[name]!.push((cpuUs() - t0) / count);
   }
 }
-const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
 process.stdout.write(
   `decision per statement, CPU µs (median of ${rounds} rounds of ${count}): fresh evaluation ${median(results.fresh!).toFixed(2)}, kept by shape ${median(results.shape!).toFixed(2)} (hits ${cache.hits}, misses ${cache.misses}); rounds fresh ${results.fresh!.map((v) => v.toFixed(2)).join(' ')}, shape ${results.shape!.map((v) => v.toFixed(2)).join(' ')}; load average ${loadavg().map((v) => v.toFixed(1)).join(' ')}\n`,
 );
